@@ -1,0 +1,155 @@
+/**
+ * The resource types the simulated kube-apiserver serves: group, version, kind, plural,
+ * short names, scope and subresources, as `kubectl api-resources` lists them on a 1.32+ cluster.
+ * CustomResourceDefinitions add entries at run time (`ResourceRegistry.addCustom`).
+ *
+ * Source: `kubectl api-resources` on a kind v1.32 cluster; staging/src/k8s.io/api/*.
+ */
+
+/** One served resource type. */
+export interface ResourceType {
+  group: string;
+  version: string;
+  kind: string;
+  /** Plural, lowercase: `pods`, `deployments`. */
+  resource: string;
+  singular: string;
+  shortNames: string[];
+  namespaced: boolean;
+  /** Has a `/status` subresource (spec and status are written separately). */
+  status: boolean;
+  /** Has a `/scale` subresource; path of the replicas fields. */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  categories: string[];
+  /** True for kinds defined by a CustomResourceDefinition. */
+  custom?: boolean;
+  verbs: string[];
+}
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+function rt(
+  group: string,
+  version: string,
+  kind: string,
+  resource: string,
+  shortNames: string[],
+  namespaced: boolean,
+  opts: Partial<Pick<ResourceType, 'status' | 'scale' | 'categories' | 'verbs'>> = {},
+): ResourceType {
+  return {
+    group,
+    version,
+    kind,
+    resource,
+    singular: kind.toLowerCase(),
+    shortNames,
+    namespaced,
+    status: opts.status ?? false,
+    scale: opts.scale,
+    categories: opts.categories ?? [],
+    verbs: opts.verbs ?? ALL_VERBS,
+  };
+}
+
+const REPLICAS = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
+
+/** The built-in kinds (apiVersion `group/version`, or `v1` for core). */
+export const BUILTIN_TYPES: ResourceType[] = [
+  rt('', 'v1', 'ComponentStatus', 'componentstatuses', ['cs'], false, { verbs: ['get', 'list'] }),
+  rt('', 'v1', 'ConfigMap', 'configmaps', ['cm'], true),
+  rt('', 'v1', 'Event', 'events', ['ev'], true),
+  rt('', 'v1', 'Namespace', 'namespaces', ['ns'], false, { status: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }),
+  rt('', 'v1', 'Node', 'nodes', ['no'], false, { status: true }),
+  rt('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', ['pvc'], true, { status: true }),
+  rt('', 'v1', 'PersistentVolume', 'persistentvolumes', ['pv'], false, { status: true }),
+  rt('', 'v1', 'Pod', 'pods', ['po'], true, { status: true, categories: ['all'] }),
+  rt('', 'v1', 'Secret', 'secrets', [], true),
+  rt('', 'v1', 'ServiceAccount', 'serviceaccounts', ['sa'], true),
+  rt('', 'v1', 'Service', 'services', ['svc'], true, { status: true, categories: ['all'] }),
+  rt('admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', [], false, { categories: ['api-extensions'] }),
+  rt('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', ['crd', 'crds'], false, {
+    status: true,
+    categories: ['api-extensions'],
+  }),
+  rt('apps', 'v1', 'ControllerRevision', 'controllerrevisions', [], true),
+  rt('apps', 'v1', 'DaemonSet', 'daemonsets', ['ds'], true, { status: true, categories: ['all'] }),
+  rt('apps', 'v1', 'Deployment', 'deployments', ['deploy'], true, { status: true, scale: REPLICAS, categories: ['all'] }),
+  rt('apps', 'v1', 'ReplicaSet', 'replicasets', ['rs'], true, { status: true, scale: REPLICAS, categories: ['all'] }),
+  rt('apps', 'v1', 'StatefulSet', 'statefulsets', ['sts'], true, { status: true, scale: REPLICAS, categories: ['all'] }),
+  rt('batch', 'v1', 'CronJob', 'cronjobs', ['cj'], true, { status: true, categories: ['all'] }),
+  rt('batch', 'v1', 'Job', 'jobs', [], true, { status: true, categories: ['all'] }),
+  rt('coordination.k8s.io', 'v1', 'Lease', 'leases', [], true),
+  rt('discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices', [], true),
+  rt('networking.k8s.io', 'v1', 'IngressClass', 'ingressclasses', [], false),
+  rt('networking.k8s.io', 'v1', 'Ingress', 'ingresses', ['ing'], true, { status: true }),
+  rt('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', [], false),
+  rt('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', [], false),
+  rt('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', [], true),
+  rt('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', [], true),
+  rt('scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', ['pc'], false),
+  rt('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', ['sc'], false),
+];
+
+/**
+ * Lookup of served types by kind, plural, singular or short name, optionally qualified by group
+ * (`deployments.apps`, `deploy`, `Deployment`). Mutable: CRDs register and unregister kinds.
+ */
+export class ResourceRegistry {
+  private types: ResourceType[] = [...BUILTIN_TYPES];
+
+  /** All served types, in `kubectl api-resources` order (core first, then by group). */
+  all(): readonly ResourceType[] {
+    return this.types;
+  }
+
+  /** Find by `apiVersion` + `kind` (what a manifest names). */
+  byKind(apiVersion: string, kind: string): ResourceType | undefined {
+    const slash = apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    return this.types.find((t) => t.kind === kind && t.group === group && t.version === version);
+  }
+
+  /** Find by kind alone (first match), e.g. for ownerReferences. */
+  byKindName(kind: string): ResourceType | undefined {
+    return this.types.find((t) => t.kind === kind);
+  }
+
+  /** Find by plural resource and group. */
+  byResource(resource: string, group?: string): ResourceType | undefined {
+    return this.types.find((t) => t.resource === resource && (group === undefined || t.group === group));
+  }
+
+  /**
+   * Resolve what a person types after `kubectl get`: plural, singular, short name or kind,
+   * case-insensitive, optionally `name.group` qualified (`deployments.apps`).
+   */
+  resolve(typed: string): ResourceType | undefined {
+    const lower = typed.toLowerCase();
+    const dot = lower.indexOf('.');
+    const name = dot < 0 ? lower : lower.slice(0, dot);
+    const group = dot < 0 ? undefined : lower.slice(dot + 1);
+    return this.types.find(
+      (t) =>
+        (group === undefined || t.group === group) &&
+        (t.resource === name || t.singular === name || t.kind.toLowerCase() === name || t.shortNames.includes(name)),
+    );
+  }
+
+  /** Register a kind defined by a CRD (replaces an earlier registration of the same group/kind). */
+  addCustom(t: ResourceType): void {
+    this.types = this.types.filter((x) => !(x.group === t.group && x.resource === t.resource));
+    this.types.push({ ...t, custom: true });
+  }
+
+  /** Unregister a CRD's kind. */
+  removeCustom(group: string, resource: string): void {
+    this.types = this.types.filter((x) => !(x.custom && x.group === group && x.resource === resource));
+  }
+}
+
+/** `apiVersion` string of a type: `v1` or `apps/v1`. */
+export function apiVersionOf(t: Pick<ResourceType, 'group' | 'version'>): string {
+  return t.group ? `${t.group}/${t.version}` : t.version;
+}

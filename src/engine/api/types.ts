@@ -1,0 +1,133 @@
+/**
+ * Object shapes served by the simulated kube-apiserver.
+ *
+ * Objects are plain JSON (what `kubectl get -o json` prints): `apiVersion`, `kind`, `metadata`,
+ * and whatever else the kind has. Typed views of well-known kinds come from the
+ * `kubernetes-types` package (the Kubernetes OpenAPI definitions as TypeScript), re-exported
+ * here so engine code imports one module.
+ */
+import type { ObjectMeta, OwnerReference, LabelSelector, LabelSelectorRequirement, Status } from 'kubernetes-types/meta/v1';
+
+export type {
+  ObjectMeta,
+  OwnerReference,
+  LabelSelector,
+  LabelSelectorRequirement,
+  Status,
+};
+export type {
+  Pod,
+  PodSpec,
+  PodTemplateSpec,
+  Container,
+  Node,
+  Namespace,
+  Service,
+  ConfigMap,
+  Secret,
+  ServiceAccount,
+  Event,
+  PersistentVolume,
+  PersistentVolumeClaim,
+  Toleration,
+  Taint,
+} from 'kubernetes-types/core/v1';
+export type { Deployment, ReplicaSet, StatefulSet, DaemonSet, ControllerRevision } from 'kubernetes-types/apps/v1';
+export type { Job, CronJob } from 'kubernetes-types/batch/v1';
+export type { Lease } from 'kubernetes-types/coordination/v1';
+export type { EndpointSlice } from 'kubernetes-types/discovery/v1';
+
+/**
+ * Any object the API stores: `apiVersion` + `kind` + `metadata` and kind-specific fields.
+ * `spec`/`status` are typed loosely on purpose: each controller narrows them with the
+ * `kubernetes-types` type of its kind.
+ */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata: ObjectMeta;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  spec?: any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  status?: any;
+  [field: string]: unknown;
+}
+
+/** A list as the API returns it (`PodList`, ...), with the collection's resourceVersion. */
+export interface KubeList<T extends KubeObject = KubeObject> {
+  apiVersion: string;
+  kind: string;
+  metadata: { resourceVersion: string; continue?: string };
+  items: T[];
+}
+
+/** Identifies a resource type: API group ('' for core), version and plural resource name. */
+export interface GroupVersionResource {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+/** Identifies an object: its resource type plus namespace ('' for cluster-scoped) and name. */
+export interface ObjectRef {
+  /** Plural resource name, e.g. `pods`, `deployments`, or a CRD's plural. */
+  resource: string;
+  /** API group, '' for core. Optional when the plural is unambiguous. */
+  group?: string;
+  namespace?: string;
+  name: string;
+}
+
+/** Watch event types, as `watch.EventType` in apimachinery/pkg/watch/watch.go. */
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** One watch event. For `ERROR` the object is a `Status` (e.g. 410 Gone). */
+export interface WatchEvent<T = KubeObject> {
+  type: WatchEventType;
+  object: T;
+}
+
+/** Deletion propagation, as `metav1.DeletionPropagation`. */
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
+
+/** Split `apiVersion` into group and version (`apps/v1` -> `apps`,`v1`; `v1` -> ``,`v1`). */
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+}
+
+/** Deep copy of a JSON value (objects handed out by the API are never shared with the store). */
+export function deepCopy<T>(v: T): T {
+  return v === undefined ? v : (structuredCloneJson(v) as T);
+}
+
+function structuredCloneJson(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(structuredCloneJson);
+  const out: Record<string, unknown> = {};
+  for (const k in v as Record<string, unknown>) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = structuredCloneJson(x);
+  }
+  return out;
+}
+
+/** Structural equality of two JSON values (undefined fields are ignored). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bb[i])) return false;
+    return true;
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  if (ak.length !== bk.length) return false;
+  for (const k of ak) if (!deepEqual(ao[k], bo[k])) return false;
+  return true;
+}

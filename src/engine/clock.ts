@@ -1,0 +1,318 @@
+/**
+ * The virtual clock: a discrete-event queue ordered by (virtual time, sequence number),
+ * and the one seeded random generator every random choice in the engine is drawn from.
+ *
+ * Units: every time in the engine is **virtual milliseconds** since the cluster's epoch
+ * (`Clock.epochMs`, a Unix time in ms used only to print timestamps). Nothing here reads the
+ * wall clock; the hosts (worker, CLI, tests) decide how fast virtual time passes.
+ *
+ * Determinism: events at the same virtual time run in the order they were scheduled
+ * (the sequence number breaks ties), and all randomness comes from `Rng`, so a run is a pure
+ * function of (seed, cluster config, commands and the virtual times they were issued at).
+ */
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+
+/** A handle on a scheduled event; `cancel()` removes it (O(1), lazily skipped when popped). */
+export interface Timer {
+  readonly at: number;
+  readonly seq: number;
+  readonly label: string;
+  cancel(): void;
+  readonly cancelled: boolean;
+}
+
+interface QueuedEvent extends Timer {
+  fn: () => void;
+  /** Background events (heartbeats, periodic resyncs) never keep `runUntilQuiet` going. */
+  background: boolean;
+  cancelled: boolean;
+}
+
+/** Options for `Clock.schedule`. */
+export interface ScheduleOptions {
+  /** A short description shown in traces, e.g. `kubelet[k8s-lab-worker]: lease renew`. */
+  label?: string;
+  /**
+   * Mark periodic housekeeping (lease renewals, status heartbeats, resync ticks): such events
+   * run normally but do not count as "work pending" for `runUntilQuiet`.
+   */
+  background?: boolean;
+}
+
+/** Result of `Clock.runUntilQuiet`. */
+export interface QuietResult {
+  /** True when no foreground event is left before the bound. */
+  quiet: boolean;
+  /** Events executed. */
+  events: number;
+  /** Virtual time reached (ms). */
+  now: number;
+}
+
+/** Default epoch: 2026-01-05T06:00:00Z, the kind of date the seeds' transcripts carry. */
+export const DEFAULT_EPOCH_MS = 1767592800000;
+
+/**
+ * The discrete-event queue. A binary min-heap keyed by (at, seq).
+ *
+ * Errors: `schedule` with a negative or non-finite delay throws `RangeError` (an engine bug,
+ * never user input).
+ */
+export class Clock {
+  private heap: QueuedEvent[] = [];
+  private seqCounter = 0;
+  private nowMs = 0;
+  private foregroundPending = 0;
+  /** Number of events executed since the start. */
+  executed = 0;
+
+  constructor(readonly epochMs: number = DEFAULT_EPOCH_MS) {}
+
+  /** Current virtual time in milliseconds since the cluster epoch. */
+  now(): number {
+    return this.nowMs;
+  }
+
+  /** Current time as RFC 3339 with second resolution, as the API server stamps objects. */
+  rfc3339(ms: number = this.nowMs): string {
+    return formatRfc3339(this.epochMs + ms);
+  }
+
+  /** Current time as RFC 3339 with microseconds (Event `eventTime`, Lease `renewTime`). */
+  rfc3339Micro(ms: number = this.nowMs): string {
+    return formatRfc3339(this.epochMs + ms, true);
+  }
+
+  /** Schedule `fn` to run `delayMs` virtual milliseconds from now (0 = after current events). */
+  schedule(delayMs: number, fn: () => void, opts: ScheduleOptions = {}): Timer {
+    if (!(delayMs >= 0) || !Number.isFinite(delayMs)) throw new RangeError(`bad delay ${delayMs}`);
+    return this.scheduleAt(this.nowMs + delayMs, fn, opts);
+  }
+
+  /** Schedule `fn` at absolute virtual time `at` (ms); a time in the past runs at `now`. */
+  scheduleAt(at: number, fn: () => void, opts: ScheduleOptions = {}): Timer {
+    const clock = this;
+    const ev: QueuedEvent = {
+      at: Math.max(at, this.nowMs),
+      seq: this.seqCounter++,
+      label: opts.label ?? '',
+      fn,
+      background: opts.background ?? false,
+      cancelled: false,
+      cancel() {
+        if (!ev.cancelled) {
+          ev.cancelled = true;
+          if (!ev.background) clock.foregroundPending--;
+        }
+      },
+    };
+    if (!ev.background) this.foregroundPending++;
+    this.push(ev);
+    return ev;
+  }
+
+  /** Time of the next live event, or undefined when the queue is empty. */
+  peekTime(): number | undefined {
+    this.dropCancelled();
+    return this.heap[0]?.at;
+  }
+
+  /** Number of live events in the queue (foreground and background). */
+  pending(): number {
+    let n = 0;
+    for (const e of this.heap) if (!e.cancelled) n++;
+    return n;
+  }
+
+  /** Run exactly one event (advancing `now` to its time). Returns false when nothing is queued. */
+  step(): boolean {
+    this.dropCancelled();
+    const ev = this.pop();
+    if (!ev) return false;
+    this.nowMs = ev.at;
+    if (!ev.background) this.foregroundPending--;
+    ev.cancelled = true; // a fired timer cannot be cancelled again
+    this.executed++;
+    ev.fn();
+    return true;
+  }
+
+  /**
+   * Run every event with time <= `t`, then set `now` to `t`. Returns the number of events run.
+   * `maxEvents` bounds a runaway loop (a bug); when hit, `now` stays at the last event's time.
+   */
+  runUntil(t: number, maxEvents = Number.POSITIVE_INFINITY): number {
+    let n = 0;
+    for (;;) {
+      const next = this.peekTime();
+      if (next === undefined || next > t || n >= maxEvents) break;
+      this.step();
+      n++;
+    }
+    if (n < maxEvents && t > this.nowMs) this.nowMs = t;
+    return n;
+  }
+
+  /** Advance by `ms` virtual milliseconds, running everything due. */
+  advance(ms: number): number {
+    return this.runUntil(this.nowMs + ms);
+  }
+
+  /**
+   * Run until no foreground event is pending, or until virtual time would pass `now + maxMs`,
+   * or `maxEvents` events ran. Background events due before the stop run too.
+   */
+  runUntilQuiet(maxMs = 10 * 60 * 1000, maxEvents = 1_000_000): QuietResult {
+    const limit = this.nowMs + maxMs;
+    let n = 0;
+    while (this.foregroundPending > 0 && n < maxEvents) {
+      const next = this.peekTime();
+      if (next === undefined || next > limit) break;
+      this.step();
+      n++;
+    }
+    return { quiet: this.foregroundPending === 0, events: n, now: this.nowMs };
+  }
+
+  private dropCancelled(): void {
+    while (this.heap.length > 0 && this.heap[0].cancelled) this.pop();
+  }
+
+  private less(a: QueuedEvent, b: QueuedEvent): boolean {
+    return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  }
+
+  private push(ev: QueuedEvent): void {
+    const h = this.heap;
+    h.push(ev);
+    let i = h.length - 1;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.less(h[i], h[p])) break;
+      [h[i], h[p]] = [h[p], h[i]];
+      i = p;
+    }
+  }
+
+  private pop(): QueuedEvent | undefined {
+    const h = this.heap;
+    if (h.length === 0) return undefined;
+    const top = h[0];
+    const last = h.pop()!;
+    if (h.length > 0) {
+      h[0] = last;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < h.length && this.less(h[l], h[m])) m = l;
+        if (r < h.length && this.less(h[r], h[m])) m = r;
+        if (m === i) break;
+        [h[i], h[m]] = [h[m], h[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+}
+
+/**
+ * The alphabet of generated name suffixes: consonants without vowels, digits without 0, 1, 3.
+ * Source: staging/src/k8s.io/apimachinery/pkg/util/rand/rand.go (`alphanums`).
+ */
+export const NAME_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/**
+ * The engine's only source of chance, seeded. Wraps pure-rand's xoroshiro128+ (mutating API).
+ * Every draw advances one shared stream, so the order of draws is part of the run.
+ */
+export class Rng {
+  private gen: ReturnType<typeof xoroshiro128plus>;
+
+  constructor(readonly seed: number) {
+    this.gen = xoroshiro128plus(seed | 0);
+  }
+
+  /** Uniform integer in [min, max] (inclusive). */
+  int(min: number, max: number): number {
+    return uniformInt(this.gen, min, max);
+  }
+
+  /** Uniform float in [0, 1). */
+  float(): number {
+    return this.int(0, 0x3fffffff) / 0x40000000;
+  }
+
+  /** One element of a non-empty array. */
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(0, items.length - 1)];
+  }
+
+  /**
+   * `n` characters from the generated-name alphabet, as `utilrand.String(n)` does.
+   * Source: staging/src/k8s.io/apimachinery/pkg/util/rand/rand.go.
+   */
+  nameSuffix(n = 5): string {
+    let s = '';
+    for (let i = 0; i < n; i++) s += NAME_ALPHABET[this.int(0, NAME_ALPHABET.length - 1)];
+    return s;
+  }
+
+  /** A random RFC 4122 version-4 UUID, lowercase 8-4-4-4-12 hex (metadata.uid). */
+  uuid(): string {
+    const hex = (n: number) => {
+      let s = '';
+      for (let i = 0; i < n; i++) s += this.int(0, 15).toString(16);
+      return s;
+    };
+    const variant = (8 + this.int(0, 3)).toString(16);
+    return `${hex(8)}-${hex(4)}-4${hex(3)}-${variant}${hex(3)}-${hex(12)}`;
+  }
+
+  /** `base` ms plus up to `factor * base` ms of uniform jitter (wait.Jitter). */
+  jitter(base: number, factor: number): number {
+    return base + Math.floor(this.float() * factor * base);
+  }
+}
+
+/**
+ * Format a Unix time in ms as RFC 3339 UTC without using `Date` (the engine is clock-free).
+ * Civil-from-days algorithm by Howard Hinnant (public domain).
+ */
+export function formatRfc3339(unixMs: number, micro = false): string {
+  const totalSec = Math.floor(unixMs / 1000);
+  const days = Math.floor(totalSec / 86400);
+  const secOfDay = totalSec - days * 86400;
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const p2 = (n: number) => String(n).padStart(2, '0');
+  const hh = Math.floor(secOfDay / 3600);
+  const mm = Math.floor((secOfDay % 3600) / 60);
+  const ss = secOfDay % 60;
+  const frac = micro ? '.' + String((unixMs - totalSec * 1000) * 1000).padStart(6, '0') : '';
+  return `${y}-${p2(m)}-${p2(d)}T${p2(hh)}:${p2(mm)}:${p2(ss)}${frac}Z`;
+}
+
+/** Parse an RFC 3339 UTC timestamp (as this engine writes them) back to Unix ms. */
+export function parseRfc3339(s: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z$/.exec(s);
+  if (!m) return Number.NaN;
+  const y = +m[1] - (+m[2] <= 2 ? 1 : 0);
+  const mo = +m[2];
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (mo > 2 ? mo - 3 : mo + 9) + 2) / 5) + +m[3] - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  const days = era * 146097 + doe - 719468;
+  const ms = m[7] ? Math.floor(+(m[7] + '000').slice(0, 3)) : 0;
+  return ((days * 24 + +m[4]) * 60 + +m[5]) * 60000 + +m[6] * 1000 + ms;
+}
