@@ -22,11 +22,24 @@ export interface Timer {
   readonly cancelled: boolean;
 }
 
-interface QueuedEvent extends Timer {
-  fn: () => void;
-  /** Background events (heartbeats, periodic resyncs) never keep `runUntilQuiet` going. */
-  background: boolean;
-  cancelled: boolean;
+class QueuedEvent implements Timer {
+  cancelled = false;
+  constructor(
+    readonly clock: Clock,
+    readonly at: number,
+    readonly seq: number,
+    readonly label: string,
+    readonly fn: () => void,
+    /** Background events (heartbeats, periodic resyncs) never keep `runUntilQuiet` going. */
+    readonly background: boolean,
+  ) {}
+
+  cancel(): void {
+    if (!this.cancelled) {
+      this.cancelled = true;
+      if (!this.background) this.clock.foregroundCancelled();
+    }
+  }
 }
 
 /** Options for `Clock.schedule`. */
@@ -92,24 +105,15 @@ export class Clock {
 
   /** Schedule `fn` at absolute virtual time `at` (ms); a time in the past runs at `now`. */
   scheduleAt(at: number, fn: () => void, opts: ScheduleOptions = {}): Timer {
-    const clock = this;
-    const ev: QueuedEvent = {
-      at: Math.max(at, this.nowMs),
-      seq: this.seqCounter++,
-      label: opts.label ?? '',
-      fn,
-      background: opts.background ?? false,
-      cancelled: false,
-      cancel() {
-        if (!ev.cancelled) {
-          ev.cancelled = true;
-          if (!ev.background) clock.foregroundPending--;
-        }
-      },
-    };
+    const ev = new QueuedEvent(this, Math.max(at, this.nowMs), this.seqCounter++, opts.label ?? '', fn, opts.background ?? false);
     if (!ev.background) this.foregroundPending++;
     this.push(ev);
     return ev;
+  }
+
+  /** Bookkeeping for `Timer.cancel` (internal). */
+  foregroundCancelled(): void {
+    this.foregroundPending--;
   }
 
   /** Time of the next live event, or undefined when the queue is empty. */
@@ -185,14 +189,17 @@ export class Clock {
 
   private push(ev: QueuedEvent): void {
     const h = this.heap;
+    let i = h.length;
     h.push(ev);
-    let i = h.length - 1;
+    // Sift up by moving parents down (no temporary arrays on this hot path).
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!this.less(h[i], h[p])) break;
-      [h[i], h[p]] = [h[p], h[i]];
+      const parent = h[p];
+      if (!this.less(ev, parent)) break;
+      h[i] = parent;
       i = p;
     }
+    h[i] = ev;
   }
 
   private pop(): QueuedEvent | undefined {
@@ -200,19 +207,19 @@ export class Clock {
     if (h.length === 0) return undefined;
     const top = h[0];
     const last = h.pop()!;
-    if (h.length > 0) {
-      h[0] = last;
+    const n = h.length;
+    if (n > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
+        if (l >= n) break;
         const r = l + 1;
-        let m = i;
-        if (l < h.length && this.less(h[l], h[m])) m = l;
-        if (r < h.length && this.less(h[r], h[m])) m = r;
-        if (m === i) break;
-        [h[i], h[m]] = [h[m], h[i]];
-        i = m;
+        const c = r < n && this.less(h[r], h[l]) ? r : l;
+        if (!this.less(h[c], last)) break;
+        h[i] = h[c];
+        i = c;
       }
+      h[i] = last;
     }
     return top;
   }

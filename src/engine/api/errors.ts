@@ -148,6 +148,11 @@ export class ApiError extends Error {
     this.name = 'ApiError';
   }
 
+  /** A copy of this error with another message (e.g. kubectl-facing wording). */
+  withMessage(message: string): ApiError {
+    return new ApiError({ ...this.status, message }, this.connectionRefused);
+  }
+
   get code(): number {
     return this.status.code;
   }

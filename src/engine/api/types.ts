@@ -6,10 +6,18 @@
  * `kubernetes-types` package (the Kubernetes OpenAPI definitions as TypeScript), re-exported
  * here so engine code imports one module.
  */
-import type { ObjectMeta, OwnerReference, LabelSelector, LabelSelectorRequirement, Status } from 'kubernetes-types/meta/v1';
+import type { ObjectMeta as ReadonlyObjectMeta, OwnerReference, LabelSelector, LabelSelectorRequirement, Status } from 'kubernetes-types/meta/v1';
+
+/** Strip `readonly` from a type's fields (kubernetes-types marks server-owned fields readonly). */
+export type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * `metav1.ObjectMeta`, writable: inside the engine the API server is the one that stamps uid,
+ * resourceVersion, generation, creationTimestamp and deletionTimestamp.
+ */
+export type ObjectMeta = Mutable<ReadonlyObjectMeta>;
 
 export type {
-  ObjectMeta,
   OwnerReference,
   LabelSelector,
   LabelSelectorRequirement,

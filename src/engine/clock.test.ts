@@ -1,0 +1,74 @@
+import { describe, it, expect } from 'vitest';
+import { Clock, Rng, NAME_ALPHABET, formatRfc3339, parseRfc3339 } from './clock';
+
+describe('Clock', () => {
+  it('orders events by (time, sequence) and advances now to each event', () => {
+    const c = new Clock();
+    const seen: string[] = [];
+    c.schedule(20, () => seen.push(`b@${c.now()}`));
+    c.schedule(10, () => seen.push(`a@${c.now()}`));
+    c.schedule(20, () => seen.push(`c@${c.now()}`));
+    c.schedule(10, () => c.schedule(0, () => seen.push(`a2@${c.now()}`)));
+    c.runUntil(100);
+    expect(seen).toEqual(['a@10', 'a2@10', 'b@20', 'c@20']);
+    expect(c.now()).toBe(100);
+  });
+
+  it('step runs exactly one event; cancelled timers never run', () => {
+    const c = new Clock();
+    let n = 0;
+    const t = c.schedule(5, () => (n += 100));
+    c.schedule(7, () => (n += 1));
+    t.cancel();
+    expect(c.step()).toBe(true);
+    expect(n).toBe(1);
+    expect(c.now()).toBe(7);
+    expect(c.step()).toBe(false);
+  });
+
+  it('runUntilQuiet stops when only background events remain', () => {
+    const c = new Clock();
+    const heartbeat = () => c.schedule(10_000, heartbeat, { background: true });
+    heartbeat();
+    let done = 0;
+    c.schedule(25_000, () => done++);
+    const r = c.runUntilQuiet();
+    expect(r.quiet).toBe(true);
+    expect(done).toBe(1);
+    expect(c.now()).toBe(25_000);
+  });
+
+  it('runUntilQuiet is bounded in virtual time', () => {
+    const c = new Clock();
+    const loop = () => c.schedule(1000, loop);
+    loop();
+    const r = c.runUntilQuiet(60_000);
+    expect(r.quiet).toBe(false);
+    expect(r.now).toBeLessThanOrEqual(60_000);
+  });
+
+  it('prints RFC 3339 timestamps without Date', () => {
+    expect(formatRfc3339(0)).toBe('1970-01-01T00:00:00Z');
+    expect(formatRfc3339(951782400000)).toBe('2000-02-29T00:00:00Z');
+    expect(new Clock().rfc3339(61_500)).toBe('2026-01-05T06:01:01Z');
+    expect(new Clock().rfc3339Micro(61_500)).toBe('2026-01-05T06:01:01.500000Z');
+    for (const ms of [0, 951782400000, 1767592800000, 4102444799000]) expect(parseRfc3339(formatRfc3339(ms))).toBe(ms);
+  });
+});
+
+describe('Rng', () => {
+  it('is a pure function of its seed', () => {
+    const a = new Rng(42);
+    const b = new Rng(42);
+    const draws = (r: Rng) => [r.int(0, 1000), r.nameSuffix(), r.uuid(), r.float()];
+    expect(draws(a)).toEqual(draws(b));
+    expect(draws(new Rng(43))).not.toEqual(draws(new Rng(42)));
+  });
+
+  it('name suffixes use the apimachinery alphabet (no vowels, no 0/1/3)', () => {
+    const r = new Rng(1);
+    const s = Array.from({ length: 200 }, () => r.nameSuffix()).join('');
+    for (const ch of s) expect(NAME_ALPHABET).toContain(ch);
+    expect(new Set(s).size).toBe(27);
+  });
+});
