@@ -1,0 +1,914 @@
+/**
+ * The simulated kube-apiserver: the one door every component (controllers, scheduler, kubelets,
+ * kubectl) uses to read and write cluster state.
+ *
+ * Request flow, as in staging/src/k8s.io/apiserver/pkg/endpoints/handlers and
+ * pkg/registry/generic/registry/store.go:
+ *   resolve type -> namespace/name checks -> defaulting -> mutating admission ->
+ *   validation -> validating admission -> stamp metadata -> write to the store (etcd role) ->
+ *   fan out watch events (delivered through the virtual clock after a small latency).
+ *
+ * All calls are synchronous in virtual time and throw `ApiError` on failure. Nothing is written
+ * for a rejected request. Returned objects are copies the caller may mutate; objects delivered
+ * to watchers are shared and must be treated as read-only.
+ *
+ * Availability is a switch the node layer drives (`setAvailability`): while kube-apiserver is
+ * not running every call throws the client's connection-refused error and open watches end.
+ */
+import { Clock, Rng } from '../clock';
+import { ApiError, errors, field, type FieldError } from './errors';
+import { ObjectStore, type ChangeType, DEFAULT_HISTORY_WINDOW } from './store';
+import { ResourceRegistry, apiVersionOf, type ResourceType } from './registry';
+import { deepCopy, deepEqual, splitApiVersion, type KubeList, type KubeObject, type PropagationPolicy, type WatchEvent } from './types';
+import { parseFieldSelector, parseLabelSelector, type Selector } from './labels';
+import { applyDefaults } from './defaults';
+import { checkDecodable, validateCreate, validateUpdate } from './validation';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, strategicMergeSupported } from './patch';
+import { planApply } from './apply';
+import { crdToResourceType, pruneUnknownFields, validateCrd, validateCustomResource } from './crd';
+import { Admission, SYSTEM_PRIORITY_CLASSES } from './admission';
+
+/** Who is calling, for traces and `managedFields` (the client's user agent / field manager). */
+export interface RequestOptions {
+  /** e.g. `kubectl-client-side-apply`, `kube-controller-manager`, `kubelet`. */
+  fieldManager?: string;
+  /** `--dry-run=server`: run every check, write nothing. */
+  dryRun?: boolean;
+}
+
+/** Options of list and watch (metav1.ListOptions). */
+export interface ListOptions {
+  /** Namespace to list in; undefined lists across all namespaces. */
+  namespace?: string;
+  /** `kubectl -l` syntax, or a compiled Selector. */
+  labelSelector?: string | Selector;
+  /** `--field-selector` syntax. */
+  fieldSelector?: string;
+}
+
+/** Options of watch: list options plus the revision to start after. */
+export interface WatchOptions extends ListOptions {
+  /** Start after this resourceVersion; undefined or '0' starts from now. */
+  resourceVersion?: string;
+}
+
+/** Options of delete (metav1.DeleteOptions). */
+export interface DeleteOptions extends RequestOptions {
+  /** Seconds; undefined uses the object's default (pods: terminationGracePeriodSeconds). */
+  gracePeriodSeconds?: number;
+  propagationPolicy?: PropagationPolicy;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+/** Patch types (the Content-Type of a PATCH request). */
+export type PatchType = 'merge' | 'json' | 'strategic';
+
+/** A live watch; `stop()` ends it (no more events are delivered). */
+export interface WatchHandle {
+  stop(): void;
+  readonly stopped: boolean;
+}
+
+/** One write, as the trace and the determinism digest see it. */
+export interface WriteRecord {
+  type: ChangeType;
+  resource: ResourceType;
+  object: KubeObject;
+  revision: number;
+  fieldManager?: string;
+}
+
+/** What the API can be: running, down (connection refused), or running without etcd. */
+export type Availability = 'up' | 'down' | 'etcd-unreachable';
+
+/** Result of `apply` (client-side apply), with the verb kubectl prints. */
+export interface ApplyResult {
+  verb: 'created' | 'configured' | 'unchanged';
+  object: KubeObject;
+}
+
+/** Tunables of the API server. */
+export interface ApiServerOptions {
+  /** Virtual ms between a write and its delivery to watchers. Default 1 ms. */
+  watchLatencyMs?: number;
+  /** Changes kept for watch replay before compaction. */
+  historyWindow?: number;
+  /** Event TTL in virtual ms (`--event-ttl`, default 1 h). */
+  eventTtlMs?: number;
+  /**
+   * Create what kube-apiserver creates on its first start (default true): the namespaces
+   * default, kube-system, kube-public, kube-node-lease, the `kubernetes` Service (10.96.0.1)
+   * and the two system PriorityClasses.
+   */
+  bootstrap?: boolean;
+}
+
+/** `--event-ttl` default: 1 h. Source: cmd/kube-apiserver/app/options/options.go. */
+export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
+
+/** Kinds whose objects carry `metadata.generation` (their strategies set and bump it). */
+const GENERATION_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Ingress', 'CustomResourceDefinition']);
+
+/** Largest accepted request body (kube-apiserver's 3 MiB limit, `maxRequestBodyBytes`). */
+export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
+
+interface Watcher {
+  type: ResourceType;
+  typeKey: string;
+  namespace?: string;
+  label?: Selector;
+  fieldSel?: ReturnType<typeof parseFieldSelector>;
+  handler: (ev: WatchEvent) => void;
+  pending: WatchEvent[];
+  flushScheduled: boolean;
+  stopped: boolean;
+}
+
+function typeKeyOf(t: ResourceType): string {
+  return `${t.group}/${t.resource}`;
+}
+
+function objKey(namespace: string | undefined, name: string): string {
+  return `${namespace ?? ''}/${name}`;
+}
+
+/**
+ * The API server. One per simulated cluster; its store outlives the kube-apiserver process
+ * (the store is etcd's data), while watches die with the process.
+ */
+export class ApiServer {
+  readonly registry = new ResourceRegistry();
+  readonly store: ObjectStore;
+  readonly admission: Admission;
+  private availability: Availability = 'up';
+  private watchers = new Set<Watcher>();
+  private writeListeners: ((w: WriteRecord) => void)[] = [];
+  private readonly watchLatencyMs: number;
+  private readonly eventTtlMs: number;
+  /** Cached CRD objects by `<group>/<plural>` for custom resource validation. */
+  private crds = new Map<string, KubeObject>();
+
+  constructor(
+    readonly clock: Clock,
+    readonly rng: Rng,
+    opts: ApiServerOptions = {},
+  ) {
+    this.store = new ObjectStore(opts.historyWindow ?? DEFAULT_HISTORY_WINDOW);
+    this.watchLatencyMs = opts.watchLatencyMs ?? 1;
+    this.eventTtlMs = opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS;
+    this.admission = new Admission(this);
+    if (opts.bootstrap ?? true) this.bootstrap();
+  }
+
+  /**
+   * Objects kube-apiserver's post-start hooks create: system namespaces
+   * (pkg/controlplane/controller/systemnamespaces), the `kubernetes` Service in `default` with
+   * the first IP of the service range (pkg/controlplane/controller/kubernetesservice), and the
+   * system PriorityClasses (pkg/registry/scheduling/rest/storage_scheduling.go).
+   */
+  private bootstrap(): void {
+    const fm = { fieldManager: 'kube-apiserver' };
+    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      this.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } }, fm);
+    }
+    for (const [name, value] of Object.entries(SYSTEM_PRIORITY_CLASSES)) {
+      this.create(
+        {
+          apiVersion: 'scheduling.k8s.io/v1',
+          kind: 'PriorityClass',
+          metadata: { name },
+          value,
+          preemptionPolicy: 'PreemptLowerPriority',
+          description: 'Used for system critical pods that must not be moved from their current node.',
+        } as KubeObject,
+        fm,
+      );
+    }
+    this.create(
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+        spec: { clusterIP: '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: 6443 }], sessionAffinity: 'None', type: 'ClusterIP' },
+      },
+      fm,
+    );
+  }
+
+  // ---------------------------------------------------------------- availability
+
+  /** Current availability. */
+  getAvailability(): Availability {
+    return this.availability;
+  }
+
+  /**
+   * Set availability (driven by the kube-apiserver and etcd processes). Going `down` ends every
+   * open watch, as a dropped HTTP connection does; clients must relist and rewatch.
+   */
+  setAvailability(a: Availability): void {
+    this.availability = a;
+    if (a === 'down') {
+      for (const w of [...this.watchers]) this.endWatch(w);
+    }
+  }
+
+  private checkAvailable(): void {
+    if (this.availability === 'down') throw errors.connectionRefused();
+    if (this.availability === 'etcd-unreachable') throw errors.etcdUnavailable();
+  }
+
+  /** Subscribe to every successful write (for traces and digests). Returns an unsubscribe function. */
+  onWrite(fn: (w: WriteRecord) => void): () => void {
+    this.writeListeners.push(fn);
+    return () => {
+      this.writeListeners = this.writeListeners.filter((f) => f !== fn);
+    };
+  }
+
+  /** The current resourceVersion of the whole store (string, as the API returns it). */
+  resourceVersion(): string {
+    return String(this.store.revision());
+  }
+
+  // ---------------------------------------------------------------- type resolution
+
+  /**
+   * Resolve a type reference: a plural (`pods`), singular, short name (`deploy`), kind, or
+   * `plural.group`. Throws the server's NotFound for unknown resources.
+   */
+  resolveType(ref: string | ResourceType): ResourceType {
+    if (typeof ref !== 'string') return ref;
+    const t = this.registry.resolve(ref);
+    if (!t) throw errors.notFound(ref, '', '').withMessage(`the server doesn't have a resource type "${ref}"`);
+    return t;
+  }
+
+  /**
+   * The type of a manifest, from its apiVersion and kind. Unknown kinds get the RESTMapper's
+   * `no matches for kind "X" in version "Y"` (what kubectl prints for a missing CRD).
+   */
+  typeOfObject(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): ResourceType {
+    const t = this.registry.byKind(obj.apiVersion, obj.kind);
+    if (!t) {
+      throw new ApiError({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `no matches for kind "${obj.kind}" in version "${obj.apiVersion}"`,
+        reason: 'NotFound',
+        code: 404,
+      });
+    }
+    return t;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** GET one object. Throws NotFound. */
+  get(type: string | ResourceType, namespace: string | undefined, name: string): KubeObject {
+    this.checkAvailable();
+    const t = this.resolveType(type);
+    const o = this.store.get(typeKeyOf(t), objKey(t.namespaced ? namespace : undefined, name));
+    if (!o) throw errors.notFound(t.resource, t.group, name);
+    return deepCopy(o);
+  }
+
+  /** GET one object, or undefined when absent (other errors still throw). */
+  tryGet(type: string | ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    try {
+      return this.get(type, namespace, name);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 404) return undefined;
+      throw e;
+    }
+  }
+
+  /** LIST objects of a type, filtered; items sorted by namespace then name (as etcd's key order). */
+  list(type: string | ResourceType, opts: ListOptions = {}): KubeList {
+    this.checkAvailable();
+    const t = this.resolveType(type);
+    const label = typeof opts.labelSelector === 'string' ? parseLabelSelector(opts.labelSelector) : opts.labelSelector;
+    const fieldSel = opts.fieldSelector ? parseFieldSelector(opts.fieldSelector, t.kind) : undefined;
+    const items: KubeObject[] = [];
+    for (const o of this.store.values(typeKeyOf(t))) {
+      if (t.namespaced && opts.namespace !== undefined && o.metadata.namespace !== opts.namespace) continue;
+      if (label && !label.matches(o.metadata.labels)) continue;
+      if (fieldSel && !fieldSel.matches(o)) continue;
+      items.push(deepCopy(o));
+    }
+    items.sort((a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name!, b.metadata.name!));
+    return { apiVersion: apiVersionOf(t), kind: `${t.kind}List`, metadata: { resourceVersion: this.resourceVersion() }, items };
+  }
+
+  // ---------------------------------------------------------------- watch
+
+  /**
+   * WATCH a type from a resourceVersion. Events arrive through the clock `watchLatencyMs` after
+   * the write, in revision order. A resourceVersion older than the compaction window delivers one
+   * `ERROR` event with a 410 Gone Status and ends the watch (the client relists).
+   * Label/field selectors turn transitions into ADDED/DELETED as the watch cache does.
+   */
+  watch(type: string | ResourceType, opts: WatchOptions, handler: (ev: WatchEvent) => void): WatchHandle {
+    this.checkAvailable();
+    const t = this.resolveType(type);
+    const w: Watcher = {
+      type: t,
+      typeKey: typeKeyOf(t),
+      namespace: t.namespaced ? opts.namespace : undefined,
+      label: typeof opts.labelSelector === 'string' ? parseLabelSelector(opts.labelSelector) : opts.labelSelector,
+      fieldSel: opts.fieldSelector ? parseFieldSelector(opts.fieldSelector, t.kind) : undefined,
+      handler,
+      pending: [],
+      flushScheduled: false,
+      stopped: false,
+    };
+    const handle: WatchHandle = {
+      stop: () => this.endWatch(w),
+      get stopped() {
+        return w.stopped;
+      },
+    };
+    const from = opts.resourceVersion && opts.resourceVersion !== '0' ? Number(opts.resourceVersion) : undefined;
+    if (from !== undefined) {
+      if (!Number.isFinite(from)) throw errors.badRequest(`invalid resource version: ${opts.resourceVersion}`);
+      if (from < this.store.compactedRevision) {
+        // etcd3 watcher: "too old resource version: %d (%d)"
+        const st = errors.gone(`too old resource version: ${from} (${this.store.compactedRevision})`).status;
+        w.pending.push({ type: 'ERROR', object: st as unknown as KubeObject });
+        this.scheduleFlush(w, true);
+        return handle;
+      }
+      for (const c of this.store.since(w.typeKey, from)) this.offer(w, c.type, c.object, c.previous);
+    }
+    this.watchers.add(w);
+    return handle;
+  }
+
+  private endWatch(w: Watcher): void {
+    w.stopped = true;
+    w.pending = [];
+    this.watchers.delete(w);
+  }
+
+  private matches(w: Watcher, o: KubeObject | undefined): boolean {
+    if (!o) return false;
+    if (w.namespace !== undefined && o.metadata.namespace !== w.namespace) return false;
+    if (w.label && !w.label.matches(o.metadata.labels)) return false;
+    if (w.fieldSel && !w.fieldSel.matches(o)) return false;
+    return true;
+  }
+
+  private offer(w: Watcher, type: ChangeType, obj: KubeObject, prev: KubeObject | undefined): void {
+    const filtered = w.namespace !== undefined || w.label || w.fieldSel;
+    let evType: ChangeType | undefined = type;
+    if (filtered) {
+      const now = type !== 'DELETED' && this.matches(w, obj);
+      const before = type === 'ADDED' ? false : this.matches(w, prev ?? obj);
+      if (type === 'DELETED') evType = before ? 'DELETED' : undefined;
+      else if (now && before) evType = 'MODIFIED';
+      else if (now) evType = 'ADDED';
+      else if (before) evType = 'DELETED';
+      else evType = undefined;
+    }
+    if (!evType) return;
+    w.pending.push({ type: evType, object: obj });
+    this.scheduleFlush(w, false);
+  }
+
+  private scheduleFlush(w: Watcher, endAfter: boolean): void {
+    if (w.flushScheduled) return;
+    w.flushScheduled = true;
+    this.clock.schedule(
+      this.watchLatencyMs,
+      () => {
+        w.flushScheduled = false;
+        const batch = w.pending;
+        w.pending = [];
+        for (const ev of batch) {
+          if (w.stopped) return;
+          w.handler(ev);
+        }
+        if (endAfter) this.endWatch(w);
+      },
+      { label: `watch ${w.typeKey}` },
+    );
+  }
+
+  private emit(t: ResourceType, type: ChangeType, obj: KubeObject, prev: KubeObject | undefined, revision: number, fieldManager?: string): void {
+    const key = typeKeyOf(t);
+    for (const w of this.watchers) if (w.typeKey === key) this.offer(w, type, obj, prev);
+    if (this.writeListeners.length) {
+      const rec: WriteRecord = { type, resource: t, object: obj, revision, fieldManager };
+      for (const f of this.writeListeners) f(rec);
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  /**
+   * CREATE. `namespace` (the request's) defaults to the object's, then `default`.
+   * Throws AlreadyExists, Invalid (with field causes), Forbidden/NotFound from admission,
+   * BadRequest for a namespace mismatch, or the connection-refused error.
+   */
+  create(input: KubeObject, opts: RequestOptions & { namespace?: string } = {}): KubeObject {
+    this.checkAvailable();
+    this.checkSize(input);
+    const t = this.typeOfObject(input);
+    checkDecodable(input);
+    const obj = deepCopy(input);
+    obj.metadata = obj.metadata ?? {};
+    const meta = obj.metadata;
+    if (t.namespaced) {
+      if (opts.namespace && meta.namespace && opts.namespace !== meta.namespace) {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = meta.namespace || opts.namespace || 'default';
+    } else {
+      delete meta.namespace;
+    }
+    // The server owns these fields on create.
+    delete meta.uid;
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.creationTimestamp;
+    delete meta.generation;
+    delete meta.managedFields;
+
+    if (!meta.name && meta.generateName) {
+      meta.name = this.generateName(t, meta.namespace, meta.generateName);
+    }
+    // The uid is drawn before validation: a Job's generated selector names it.
+    const uid = this.rng.uuid();
+    this.prepareForCreate(t, obj, uid);
+    applyDefaults(obj, { rng: this.rng });
+    labelNamespace(t, obj);
+    this.admission.mutate('CREATE', t, obj, undefined);
+    const errs = this.validate(t, obj, undefined);
+    if (errs.length) throw errors.invalid(t.kind, t.group, meta.name ?? meta.generateName ?? '', errs);
+    if (this.store.get(typeKeyOf(t), objKey(meta.namespace, meta.name!))) throw errors.alreadyExists(t.resource, t.group, meta.name!);
+    this.admission.validate('CREATE', t, obj, undefined);
+    if (opts.dryRun) return obj;
+
+    meta.uid = uid;
+    meta.creationTimestamp = this.clock.rfc3339();
+    if (GENERATION_KINDS.has(t.kind) || t.custom) meta.generation = 1;
+    const stored = this.write(t, 'ADDED', obj, undefined, opts.fieldManager);
+    this.afterWrite(t, stored, undefined);
+    return deepCopy(stored);
+  }
+
+  /**
+   * UPDATE (PUT) of the main resource. A `metadata.resourceVersion` that is not the current one
+   * fails with 409 Conflict; an empty one is an unconditional update. For types with a status
+   * subresource the status in the request is ignored. A no-op update writes nothing.
+   */
+  update(input: KubeObject, opts: RequestOptions & { subresource?: 'status' } = {}): KubeObject {
+    this.checkAvailable();
+    this.checkSize(input);
+    const t = this.typeOfObject(input);
+    checkDecodable(input);
+    const name = input.metadata?.name;
+    if (!name) throw errors.invalid(t.kind, t.group, '', [field.required('metadata.name', 'name or generateName is required')]);
+    const ns = t.namespaced ? input.metadata.namespace || 'default' : undefined;
+    const old = this.store.get(typeKeyOf(t), objKey(ns, name));
+    if (!old) throw errors.notFound(t.resource, t.group, name);
+    const rv = input.metadata.resourceVersion;
+    if (rv && rv !== old.metadata.resourceVersion) throw errors.conflict(t.resource, t.group, name);
+    if (input.metadata.uid && input.metadata.uid !== old.metadata.uid) {
+      throw errors.conflict(t.resource, t.group, name, `Precondition failed: UID in precondition: ${input.metadata.uid}, UID in object meta: ${old.metadata.uid}`);
+    }
+    let obj: KubeObject;
+    if (opts.subresource === 'status') {
+      // Status writes change only status (and, as the real strategies do, nothing else).
+      obj = deepCopy(old);
+      obj.status = deepCopy(input.status);
+    } else {
+      obj = deepCopy(input);
+      if (t.status) obj.status = deepCopy(old.status);
+    }
+    const meta = obj.metadata;
+    // Server-owned metadata is carried over from the stored object.
+    meta.namespace = ns;
+    if (!t.namespaced) delete meta.namespace;
+    meta.uid = old.metadata.uid;
+    meta.creationTimestamp = old.metadata.creationTimestamp;
+    meta.deletionTimestamp = old.metadata.deletionTimestamp;
+    meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    meta.generation = old.metadata.generation;
+    meta.resourceVersion = old.metadata.resourceVersion;
+    if (meta.deletionTimestamp === undefined) delete meta.deletionTimestamp;
+    if (meta.deletionGracePeriodSeconds === undefined) delete meta.deletionGracePeriodSeconds;
+    if (meta.generation === undefined) delete meta.generation;
+    if (old.metadata.deletionTimestamp) {
+      // A terminating object may not gain new finalizers (registry: "no new finalizers can be added if the object is being deleted").
+      const added = (meta.finalizers ?? []).filter((f) => !(old.metadata.finalizers ?? []).includes(f));
+      if (added.length) {
+        throw errors.forbidden(t.resource, t.group, name, `no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`);
+      }
+    }
+
+    applyDefaults(obj, { rng: this.rng });
+    labelNamespace(t, obj);
+    this.admission.mutate('UPDATE', t, obj, old);
+    const errs = this.validate(t, obj, old);
+    if (errs.length) throw errors.invalid(t.kind, t.group, name, errs);
+    this.admission.validate('UPDATE', t, obj, old);
+
+    if (meta.generation !== undefined && !deepEqual(obj.spec, old.spec)) meta.generation = (old.metadata.generation ?? 0) + 1;
+    if (deepEqual(obj, old)) return deepCopy(old);
+    if (opts.dryRun) return obj;
+
+    // An object whose deletion was requested goes once its finalizers are gone and no grace remains.
+    if (meta.deletionTimestamp && !(meta.finalizers?.length) && !(meta.deletionGracePeriodSeconds ?? 0)) {
+      const gone = this.write(t, 'DELETED', obj, old, opts.fieldManager);
+      this.afterWrite(t, undefined, gone);
+      return deepCopy(gone);
+    }
+    const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager);
+    this.afterWrite(t, stored, undefined);
+    return deepCopy(stored);
+  }
+
+  /** UPDATE of the `/status` subresource: only `status` changes. */
+  updateStatus(input: KubeObject, opts: RequestOptions = {}): KubeObject {
+    return this.update(input, { ...opts, subresource: 'status' });
+  }
+
+  /**
+   * PATCH: JSON merge (RFC 7386), JSON patch (RFC 6902) or strategic merge (built-in kinds only;
+   * custom resources answer 415 as the real server does). A patch that sets
+   * `metadata.resourceVersion` is a precondition.
+   */
+  patch(
+    type: string | ResourceType,
+    namespace: string | undefined,
+    name: string,
+    patchType: PatchType,
+    patch: unknown,
+    opts: RequestOptions & { subresource?: 'status' } = {},
+  ): KubeObject {
+    this.checkAvailable();
+    const t = this.resolveType(type);
+    const current = this.store.get(typeKeyOf(t), objKey(t.namespaced ? namespace || 'default' : undefined, name));
+    if (!current) throw errors.notFound(t.resource, t.group, name);
+    let next: KubeObject;
+    if (patchType === 'merge') next = applyMergePatch(current, patch) as KubeObject;
+    else if (patchType === 'json') next = applyJsonPatch(current, patch) as KubeObject;
+    else {
+      if (!strategicMergeSupported(t.kind, !!t.custom)) {
+        throw new ApiError({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
+          reason: 'UnsupportedMediaType',
+          code: 415,
+        });
+      }
+      next = applyStrategicMergePatch(current, patch, t.kind) as KubeObject;
+    }
+    const patchedRv = (patch as { metadata?: { resourceVersion?: string } } | null)?.metadata?.resourceVersion;
+    next.metadata = next.metadata ?? {};
+    next.metadata.resourceVersion = patchedRv ?? current.metadata.resourceVersion;
+    next.apiVersion = current.apiVersion;
+    next.kind = current.kind;
+    return this.update(next, opts);
+  }
+
+  /**
+   * Client-side apply, as `kubectl apply` does it: create when absent (recording the
+   * last-applied-configuration annotation), otherwise a three-way patch against the live object.
+   */
+  apply(manifest: KubeObject, opts: RequestOptions & { namespace?: string } = {}): ApplyResult {
+    this.checkAvailable();
+    this.checkSize(manifest);
+    const t = this.typeOfObject(manifest);
+    const m = deepCopy(manifest);
+    m.metadata = m.metadata ?? {};
+    if (t.namespaced) m.metadata.namespace = m.metadata.namespace || opts.namespace || 'default';
+    if (!m.metadata.name) {
+      throw errors.invalid(t.kind, t.group, '', [field.required('metadata.name', 'name or generateName is required')]);
+    }
+    const live = this.store.get(typeKeyOf(t), objKey(t.namespaced ? m.metadata.namespace : undefined, m.metadata.name));
+    const plan = planApply(m, live ? deepCopy(live) : undefined, t.kind, !!t.custom);
+    const fieldManager = opts.fieldManager ?? 'kubectl-client-side-apply';
+    if (plan.action === 'create') return { verb: 'created', object: this.create(plan.object, { ...opts, fieldManager }) };
+    if (plan.action === 'unchanged') return { verb: 'unchanged', object: deepCopy(live!) };
+    const obj = this.patch(t, m.metadata.namespace, m.metadata.name, plan.patchType, plan.patch, { ...opts, fieldManager });
+    return { verb: 'configured', object: obj };
+  }
+
+  /**
+   * DELETE. Pods bound to a node are deleted gracefully: `deletionTimestamp` = now + grace and
+   * the object stays until the kubelet confirms with grace 0. Objects with finalizers stay
+   * (deletionTimestamp set) until the finalizers are removed. Foreground and Orphan add their
+   * finalizers for the garbage collector. Returns the object as it is after the call.
+   * Source: staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go (Delete,
+   * updateForGracefulDeletionAndFinalizers), pkg/registry/core/pod/strategy.go (CheckGracefulDelete).
+   */
+  delete(type: string | ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): KubeObject {
+    this.checkAvailable();
+    const t = this.resolveType(type);
+    const ns = t.namespaced ? namespace || 'default' : undefined;
+    const old = this.store.get(typeKeyOf(t), objKey(ns, name));
+    if (!old) throw errors.notFound(t.resource, t.group, name);
+    const pre = opts.preconditions;
+    if (pre?.uid && pre.uid !== old.metadata.uid) {
+      throw errors.conflict(t.resource, t.group, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
+      throw errors.conflict(
+        t.resource,
+        t.group,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
+      );
+    }
+    if (t.kind === 'Namespace' && ['default', 'kube-system', 'kube-public', 'kube-node-lease'].includes(name)) {
+      throw errors.forbidden(t.resource, t.group, name, `this namespace may not be deleted`);
+    }
+    const obj = deepCopy(old);
+    const meta = obj.metadata;
+    const grace = this.gracePeriod(t, obj, opts.gracePeriodSeconds);
+    const finalizers = new Set(meta.finalizers ?? []);
+    if (!meta.deletionTimestamp) {
+      if (opts.propagationPolicy === 'Foreground') finalizers.add('foregroundDeletion');
+      if (opts.propagationPolicy === 'Orphan') finalizers.add('orphan');
+    } else if (opts.propagationPolicy === 'Orphan' && !finalizers.has('foregroundDeletion')) {
+      finalizers.add('orphan');
+    }
+    if (t.kind === 'Namespace') {
+      // Namespaces always go through the namespace controller (spec.finalizers: kubernetes).
+      if (!meta.deletionTimestamp) {
+        meta.deletionTimestamp = this.clock.rfc3339();
+        meta.deletionGracePeriodSeconds = 0;
+        obj.status = { ...(obj.status ?? {}), phase: 'Terminating' };
+      }
+      if (finalizers.size) meta.finalizers = [...finalizers];
+      const hasSpecFinalizers = (obj.spec?.finalizers ?? []).length > 0;
+      if (hasSpecFinalizers || finalizers.size) {
+        if (deepEqual(obj, old)) return deepCopy(old);
+        const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager);
+        return deepCopy(stored);
+      }
+    }
+    if (finalizers.size) meta.finalizers = [...finalizers];
+    const keep = finalizers.size > 0 || grace > 0;
+    if (keep) {
+      if (opts.dryRun) return obj;
+      const prevGrace = meta.deletionGracePeriodSeconds;
+      if (!meta.deletionTimestamp || (prevGrace !== undefined && grace < prevGrace)) {
+        meta.deletionTimestamp = this.clock.rfc3339(this.clock.now() + grace * 1000);
+        meta.deletionGracePeriodSeconds = grace;
+        if (meta.generation !== undefined) meta.generation += 1;
+      }
+      if (deepEqual(obj, old)) return deepCopy(old);
+      const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager);
+      return deepCopy(stored);
+    }
+    if (opts.dryRun) return obj;
+    if (!meta.deletionTimestamp) {
+      meta.deletionTimestamp = this.clock.rfc3339();
+      meta.deletionGracePeriodSeconds = 0;
+    }
+    const gone = this.write(t, 'DELETED', obj, old, opts.fieldManager);
+    this.afterWrite(t, undefined, gone);
+    return deepCopy(gone);
+  }
+
+  /** DELETECOLLECTION: delete every object the options select. Returns the objects as left. */
+  deleteCollection(type: string | ResourceType, opts: ListOptions & DeleteOptions = {}): KubeObject[] {
+    const t = this.resolveType(type);
+    const out: KubeObject[] = [];
+    for (const o of this.list(t, opts).items) {
+      try {
+        out.push(this.delete(t, o.metadata.namespace, o.metadata.name!, opts));
+      } catch (e) {
+        if (!(e instanceof ApiError && e.code === 404)) throw e;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * POST `pods/<name>/binding`: what the scheduler does to place a pod. Sets spec.nodeName and
+   * the PodScheduled=True condition. A pod already bound, or being deleted, is refused.
+   * Source: pkg/registry/core/pod/storage/storage.go (BindingREST, assignPod, setPodNodeAndMetadata).
+   */
+  bind(namespace: string, podName: string, nodeName: string, opts: RequestOptions = {}): KubeObject {
+    this.checkAvailable();
+    const t = this.resolveType('pods');
+    const old = this.store.get(typeKeyOf(t), objKey(namespace, podName));
+    if (!old) throw errors.notFound('pods', '', podName);
+    if (old.metadata.deletionTimestamp) {
+      throw errors.conflict('pods', '', podName).withMessage(`Operation cannot be fulfilled on pods/binding "${podName}": pod ${podName} is being deleted, cannot be assigned to a host`);
+    }
+    if (old.spec?.nodeName) {
+      throw errors.conflict('pods', '', podName).withMessage(`Operation cannot be fulfilled on pods/binding "${podName}": pod ${podName} is already assigned to node "${old.spec.nodeName}"`);
+    }
+    const obj = deepCopy(old);
+    obj.spec.nodeName = nodeName;
+    const conds: { type: string; status: string; lastProbeTime: null; lastTransitionTime: string }[] = (obj.status?.conditions ?? []).filter(
+      (c: { type: string }) => c.type !== 'PodScheduled',
+    );
+    conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: this.clock.rfc3339() });
+    obj.status = { ...(obj.status ?? {}), conditions: conds };
+    if (opts.dryRun) return obj;
+    const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager ?? 'kube-scheduler');
+    return deepCopy(stored);
+  }
+
+  /** GET `/scale`: an autoscaling/v1 Scale for types with a scale subresource. */
+  getScale(type: string | ResourceType, namespace: string | undefined, name: string): KubeObject {
+    const t = this.resolveType(type);
+    if (!t.scale) throw errors.notFound(`${t.resource}/scale`, t.group, name);
+    const o = this.get(t, namespace, name);
+    return {
+      apiVersion: 'autoscaling/v1',
+      kind: 'Scale',
+      metadata: { name, namespace: o.metadata.namespace, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion, creationTimestamp: o.metadata.creationTimestamp },
+      spec: { replicas: o.spec?.replicas ?? 0 },
+      status: { replicas: o.status?.replicas ?? 0, selector: o.status?.selector ?? '' },
+    };
+  }
+
+  /** PUT `/scale`: set spec.replicas (what `kubectl scale` does). */
+  updateScale(type: string | ResourceType, namespace: string | undefined, name: string, replicas: number, opts: RequestOptions & { resourceVersion?: string } = {}): KubeObject {
+    const t = this.resolveType(type);
+    if (!t.scale) throw errors.notFound(`${t.resource}/scale`, t.group, name);
+    const o = this.get(t, namespace, name);
+    if (opts.resourceVersion && opts.resourceVersion !== o.metadata.resourceVersion) throw errors.conflict(t.resource, t.group, name);
+    if (!Number.isInteger(replicas) || replicas < 0) {
+      throw errors.invalid('Scale', 'autoscaling', name, [field.invalid('spec.replicas', replicas, 'must be greater than or equal to 0')]);
+    }
+    o.spec = { ...(o.spec ?? {}), replicas };
+    this.update(o, opts);
+    return this.getScale(t, namespace, name);
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private checkSize(obj: unknown): void {
+    // A cheap bound first: JSON length of the request body.
+    let n = 0;
+    try {
+      n = JSON.stringify(obj)?.length ?? 0;
+    } catch {
+      throw errors.badRequest('the request body could not be encoded');
+    }
+    if (n > MAX_REQUEST_BYTES) throw errors.tooLarge(`Request entity too large: limit is ${MAX_REQUEST_BYTES}`);
+  }
+
+  /** Name from generateName: prefix cut to 58 chars + 5 random chars, retried on collision (RetryGenerateName). */
+  private generateName(t: ResourceType, namespace: string | undefined, prefix: string): string {
+    const base = prefix.length > 58 ? prefix.slice(0, 58) : prefix;
+    for (let i = 0; i < 8; i++) {
+      const name = base + this.rng.nameSuffix(5);
+      if (!this.store.get(typeKeyOf(t), objKey(namespace, name))) return name;
+    }
+    return base + this.rng.nameSuffix(5);
+  }
+
+  /** What each strategy's PrepareForCreate does to status. */
+  private prepareForCreate(t: ResourceType, obj: KubeObject, uid: string): void {
+    switch (t.kind) {
+      case 'Job':
+        delete obj.status;
+        generateJobSelector(obj, uid);
+        return;
+      case 'Node':
+      case 'Event':
+        return; // kubelet registers its Node with status; Events have no status
+      case 'Namespace':
+        obj.status = { phase: 'Active' };
+        return;
+      case 'Pod':
+        obj.status = { phase: 'Pending' };
+        return;
+      case 'PersistentVolumeClaim':
+      case 'PersistentVolume':
+        obj.status = { phase: t.kind === 'PersistentVolume' ? 'Pending' : 'Pending' };
+        return;
+      case 'Service':
+        obj.status = { loadBalancer: {} };
+        return;
+      default:
+        if (t.status) delete obj.status;
+    }
+  }
+
+  private gracePeriod(t: ResourceType, obj: KubeObject, requested: number | undefined): number {
+    if (t.kind !== 'Pod') return 0;
+    // pod strategy CheckGracefulDelete: unscheduled or terminal pods go at once.
+    if (!obj.spec?.nodeName) return 0;
+    const phase = obj.status?.phase;
+    if (phase === 'Succeeded' || phase === 'Failed') return 0;
+    if (requested !== undefined) return Math.max(0, requested);
+    return obj.spec?.terminationGracePeriodSeconds ?? 30;
+  }
+
+  private validate(t: ResourceType, obj: KubeObject, old: KubeObject | undefined): FieldError[] {
+    const errs: FieldError[] = [];
+    const meta = obj.metadata;
+    if (t.namespaced && old === undefined && !meta.namespace) errs.push(field.required('metadata.namespace'));
+    if (old) {
+      if (meta.name !== old.metadata.name) errs.push(field.invalid('metadata.name', meta.name, 'field is immutable'));
+    }
+    if (t.custom) {
+      const crd = this.crds.get(`${t.group}/${t.resource}`);
+      if (crd) {
+        const version = splitApiVersion(obj.apiVersion).version;
+        const v = (crd.spec?.versions ?? []).find((x: { name: string }) => x.name === version);
+        const schema = v?.schema?.openAPIV3Schema;
+        if (schema) pruneUnknownFields(obj, schema);
+        errs.push(...validateCustomResource(obj, crd));
+      }
+      return errs;
+    }
+    errs.push(...(old ? validateUpdate(obj, old) : validateCreate(obj)));
+    if (t.kind === 'CustomResourceDefinition') errs.push(...validateCrd(obj));
+    return errs;
+  }
+
+  /** Stamp the revision, store, record and fan out. Returns the stored object. */
+  private write(t: ResourceType, type: ChangeType, obj: KubeObject, prev: KubeObject | undefined, fieldManager?: string): KubeObject {
+    const revision = this.store.nextRevision();
+    obj.metadata.resourceVersion = String(revision);
+    const key = objKey(t.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name!);
+    const tk = typeKeyOf(t);
+    if (type === 'DELETED') this.store.remove(tk, key, { revision, typeKey: tk, type, object: obj, previous: prev });
+    else this.store.put(tk, key, obj, { revision, typeKey: tk, type, object: obj, previous: prev });
+    this.emit(t, type, obj, prev, revision, fieldManager);
+    return obj;
+  }
+
+  /** Side effects of a committed write: CRD registration and instance clean-up, Event TTL. */
+  private afterWrite(t: ResourceType, stored: KubeObject | undefined, deleted: KubeObject | undefined): void {
+    if (t.kind === 'CustomResourceDefinition') {
+      if (stored) {
+        const ct = crdToResourceType(stored);
+        this.crds.set(`${ct.group}/${ct.resource}`, stored);
+        this.registry.addCustom(ct);
+      } else if (deleted) {
+        const ct = crdToResourceType(deleted);
+        // The apiextensions finalizer removes every instance before the CRD goes.
+        if (this.registry.byResource(ct.resource, ct.group)) {
+          for (const o of [...this.store.values(typeKeyOf(ct))]) {
+            this.write(ct, 'DELETED', deepCopy(o), o);
+          }
+        }
+        this.crds.delete(`${ct.group}/${ct.resource}`);
+        this.registry.removeCustom(ct.group, ct.resource);
+      }
+    }
+    if (stored && t.kind === 'Event') {
+      const uid = stored.metadata.uid;
+      const ns = stored.metadata.namespace;
+      const name = stored.metadata.name!;
+      const rv = stored.metadata.resourceVersion;
+      // --event-ttl: etcd leases expire the Event an hour after its last write.
+      this.clock.schedule(
+        this.eventTtlMs,
+        () => {
+          const cur = this.store.get(typeKeyOf(t), objKey(ns, name));
+          if (cur && cur.metadata.uid === uid && cur.metadata.resourceVersion === rv) this.write(t, 'DELETED', deepCopy(cur), cur);
+        },
+        { label: 'event ttl', background: true },
+      );
+    }
+  }
+}
+
+/**
+ * A Job without `manualSelector: true` gets a selector on its own uid and the matching labels
+ * on its template. Source: pkg/registry/batch/job/strategy.go (generateSelector).
+ */
+function generateJobSelector(job: KubeObject, uid: string): void {
+  const spec = job.spec;
+  if (!spec || spec.manualSelector === true) return;
+  const name = job.metadata.name ?? '';
+  spec.template = spec.template ?? {};
+  spec.template.metadata = spec.template.metadata ?? {};
+  spec.template.metadata.labels = {
+    ...(spec.template.metadata.labels ?? {}),
+    'batch.kubernetes.io/controller-uid': uid,
+    'batch.kubernetes.io/job-name': name,
+    'controller-uid': uid,
+    'job-name': name,
+  };
+  spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+}
+
+/** Namespaces always carry `kubernetes.io/metadata.name` (pkg/apis/core/v1/defaults.go, 1.21+). */
+function labelNamespace(t: ResourceType, obj: KubeObject): void {
+  if (t.kind !== 'Namespace' || !obj.metadata.name) return;
+  obj.metadata.labels = { ...(obj.metadata.labels ?? {}), 'kubernetes.io/metadata.name': obj.metadata.name };
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

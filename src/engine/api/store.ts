@@ -1,0 +1,109 @@
+/**
+ * The etcd role: a versioned key-value store of objects with one cluster-wide revision counter
+ * and a bounded history of changes that watches replay from.
+ *
+ * Semantics mirrored from etcd3 as kube-apiserver uses it
+ * (staging/src/k8s.io/apiserver/pkg/storage/etcd3/store.go): every write bumps the revision and
+ * the object's `metadata.resourceVersion` is that revision; history older than the compaction
+ * window is gone, and a watch from a compacted revision fails with 410 Gone
+ * (`too old resource version: %d (%d)`).
+ */
+import type { KubeObject } from './types';
+
+/** What happened to an object in one write. */
+export type ChangeType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One entry in the change history. `object` is the stored (post-write, or last) state. */
+export interface Change {
+  revision: number;
+  /** Type key: `<group>/<resource>`, e.g. `/pods`, `apps/deployments`. */
+  typeKey: string;
+  type: ChangeType;
+  object: KubeObject;
+  /** The previous state for MODIFIED/DELETED (used to compute selector transitions). */
+  previous?: KubeObject;
+}
+
+/** Default number of changes kept for watch replay (etcd compacts every 5 min in kind). */
+export const DEFAULT_HISTORY_WINDOW = 10_000;
+
+/**
+ * Objects keyed by type key then `namespace/name`. Stored objects are treated as immutable:
+ * every write stores a fresh object, so a reference handed to a watcher never changes under it.
+ */
+export class ObjectStore {
+  private readonly byType = new Map<string, Map<string, KubeObject>>();
+  private history: Change[] = [];
+  private historyStart = 0;
+  private rev = 1;
+  /** Oldest revision still replayable; a watch from before it gets 410 Gone. */
+  compactedRevision = 1;
+
+  constructor(readonly historyWindow = DEFAULT_HISTORY_WINDOW) {}
+
+  /** The current revision (the last written resourceVersion). */
+  revision(): number {
+    return this.rev;
+  }
+
+  /** Take the next revision for a write. */
+  nextRevision(): number {
+    return ++this.rev;
+  }
+
+  /** Object at `key` (`ns/name`, or `/name` for cluster-scoped), or undefined. */
+  get(typeKey: string, key: string): KubeObject | undefined {
+    return this.byType.get(typeKey)?.get(key);
+  }
+
+  /** Every object of a type (live view; callers must not mutate). */
+  values(typeKey: string): IterableIterator<KubeObject> {
+    return (this.byType.get(typeKey) ?? new Map<string, KubeObject>()).values();
+  }
+
+  /** Number of stored objects of a type. */
+  count(typeKey: string): number {
+    return this.byType.get(typeKey)?.size ?? 0;
+  }
+
+  /** Put an object (already stamped with its resourceVersion) and record the change. */
+  put(typeKey: string, key: string, obj: KubeObject, change: Change): void {
+    let m = this.byType.get(typeKey);
+    if (!m) {
+      m = new Map();
+      this.byType.set(typeKey, m);
+    }
+    m.set(key, obj);
+    this.record(change);
+  }
+
+  /** Remove an object and record the DELETED change. */
+  remove(typeKey: string, key: string, change: Change): void {
+    this.byType.get(typeKey)?.delete(key);
+    this.record(change);
+  }
+
+  /** Changes of one type with revision > `fromRevision`, oldest first. Throws nothing; check `compactedRevision` first. */
+  since(typeKey: string, fromRevision: number): Change[] {
+    const out: Change[] = [];
+    for (let i = this.historyStart; i < this.history.length; i++) {
+      const c = this.history[i];
+      if (c.revision > fromRevision && c.typeKey === typeKey) out.push(c);
+    }
+    return out;
+  }
+
+  private record(change: Change): void {
+    this.history.push(change);
+    const live = this.history.length - this.historyStart;
+    if (live > this.historyWindow) {
+      this.historyStart++;
+      this.compactedRevision = this.history[this.historyStart].revision - 1;
+      // Drop the dead prefix in chunks so the array does not grow without bound.
+      if (this.historyStart > this.historyWindow) {
+        this.history = this.history.slice(this.historyStart);
+        this.historyStart = 0;
+      }
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import { it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { parseManifests } from './yaml';
+const time = (name: string, f: () => unknown) => { const t = performance.now(); const r = f(); console.log(name, Math.round(performance.now() - t), 'ms', JSON.stringify(r).slice(0, 300)); };
+it('limits', () => {
+  time('bomb', () => parseManifests(readFileSync('/tmp/bomb.yaml', 'utf8'), 'b.yaml'));
+  time('deepflow', () => parseManifests('apiVersion: v1\nkind: X\nmetadata: {name: x}\ndata: ' + '['.repeat(100000) + ']'.repeat(100000) + '\n', 'd.yaml'));
+  let block = 'apiVersion: v1\nkind: X\nmetadata: {name: x}\ndata:\n'; for (let i = 1; i < 150; i++) block += ' '.repeat(i) + 'a:\n';
+  time('deepblock', () => parseManifests(block, 'd.yaml'));
+  time('deepjson', () => parseManifests('{"a":' + '['.repeat(100000) + ']'.repeat(100000) + '}', 'd.json'));
+  time('big', () => parseManifests('a: ' + 'x'.repeat(3 * 1024 * 1024) + '\n', 'big.yaml'));
+  time('manydocs', () => parseManifests('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n'.repeat(1001), 'm.yaml'));
+  time('manydocs-ok', () => parseManifests('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n'.repeat(1000), 'm.yaml').length);
+  let big = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata:\n'; for (let i = 0; i < 60000; i++) big += `  k${i}: "value number ${i}"\n`;
+  time('bigok', () => parseManifests(big, 'b.yaml').length + ' ' + big.length);
+  const alias = 'apiVersion: v1\nkind: ConfigMap\nmetadata: &m {name: x}\ndata: &d {a: b}\nother: *d\nm2: *m\n';
+  time('alias-ok', () => parseManifests(alias, 'a.yaml'));
+  time('merge', () => parseManifests('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\nbase: &b {a: 1, b: 2}\ndata:\n  <<: *b\n  b: 3\n', 'a.yaml'));
+  time('selfref', () => parseManifests('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: &d\n  a: *d\n', 'a.yaml'));
+});

@@ -1,0 +1,495 @@
+/**
+ * Recording core/v1 Events, as client-go's `record` package does for every component
+ * (kubelet, kube-controller-manager's controllers, kube-scheduler, app controllers).
+ *
+ * Sources:
+ *   - staging/src/k8s.io/client-go/tools/record/event.go: `recorderImpl.makeEvent` (name
+ *     `<involvedObject.name>.<hex unix nanoseconds>`, namespace or `default`), the broadcaster
+ *     that writes asynchronously, `recordToSink` (12 tries, 10 s apart, the first sleep
+ *     randomised) and `recordEvent` (PATCH an existing event, CREATE otherwise; only transport
+ *     errors are retried: a Status from the server drops the event);
+ *   - staging/src/k8s.io/client-go/tools/record/events_cache.go: the `EventCorrelator`:
+ *     aggregation of similar events (10 distinct messages within 10 min -> one event with
+ *     `(combined from similar events): `), counting of identical events (count + lastTimestamp,
+ *     written as a patch), and the per source+object spam filter (burst 25, 1 per 5 min);
+ *   - staging/src/k8s.io/client-go/kubernetes/typed/core/v1/event_expansion.go (the sink).
+ *
+ * Everything runs on the virtual clock: `event()` returns at once; the write happens in a
+ * 0-ms clock event, and retries wait on the clock. Writes are sequential per recorder (one
+ * broadcaster goroutine in client-go): while one event waits for a retry, later ones queue
+ * behind it (up to 1000, then dropped, as the broadcaster's channel).
+ */
+import type { Clock, Rng, Timer } from '../clock';
+import { ApiError } from '../api/errors';
+import type { ApiServer } from '../api/server';
+import type { KubeObject } from '../api/types';
+import { TokenBucket } from './workqueue';
+
+/** Event types (`v1.EventTypeNormal`, `v1.EventTypeWarning`). */
+export type EventType = 'Normal' | 'Warning';
+
+/** `v1.ObjectReference` as `involvedObject` carries it (JSON field order of the Go struct). */
+export interface InvolvedObject {
+  kind: string;
+  namespace?: string;
+  name: string;
+  uid?: string;
+  apiVersion: string;
+  resourceVersion?: string;
+  /** e.g. `spec.containers{nginx}` for container-level kubelet events. */
+  fieldPath?: string;
+}
+
+/** `v1.EventSource`. */
+export interface EventSource {
+  component: string;
+  host?: string;
+}
+
+/** A core/v1 Event as the recorder writes it. */
+export interface CoreEvent extends KubeObject {
+  apiVersion: 'v1';
+  kind: 'Event';
+  involvedObject: InvolvedObject;
+  reason: string;
+  message: string;
+  source: EventSource;
+  /** RFC 3339, second resolution. */
+  firstTimestamp: string;
+  lastTimestamp: string;
+  count: number;
+  type: EventType;
+  /** Always null for events from this (core/v1) recorder. */
+  eventTime: null;
+  reportingComponent: string;
+  reportingInstance: string;
+}
+
+/** What the local sink (the UI timeline) receives for every `event()` call. */
+export interface LocalEventRecord {
+  /** Virtual ms of the call. */
+  time: number;
+  component: string;
+  host?: string;
+  type: EventType;
+  reason: string;
+  message: string;
+  involvedObject: InvolvedObject;
+}
+
+/** Events tried at most this many times. Source: tools/record/event.go (`maxTriesPerEvent`). */
+export const MAX_TRIES_PER_EVENT = 12;
+/** Sleep between tries, virtual ms (the first one is randomised in [0, 10 s)). Source: event.go (`defaultSleepDuration`). */
+export const EVENT_RETRY_SLEEP_MS = 10_000;
+/** Events queued in the broadcaster before new ones are dropped. Source: event.go (`maxQueuedEvents`). */
+export const MAX_QUEUED_EVENTS = 1000;
+/** LRU size of each correlator cache. Source: events_cache.go (`maxLruCacheEntries`). */
+export const EVENT_LRU_ENTRIES = 4096;
+/** Distinct messages that trigger aggregation. Source: events_cache.go (`defaultAggregateMaxEvents`). */
+export const AGGREGATE_MAX_EVENTS = 10;
+/** Aggregation window, virtual ms (600 s since the last similar event). Source: events_cache.go (`defaultAggregateIntervalInSeconds`). */
+export const AGGREGATE_INTERVAL_MS = 600_000;
+/** Spam filter burst per source+object. Source: events_cache.go (`defaultSpamBurst`). */
+export const SPAM_BURST = 25;
+/** Spam filter refill: 1 event per 300 s. Source: events_cache.go (`defaultSpamQPS`). */
+export const SPAM_QPS = 1 / 300;
+/** Prefix of aggregated messages. Source: events_cache.go (`EventAggregatorByReasonMessageFunc`). */
+export const COMBINED_PREFIX = '(combined from similar events): ';
+
+// ------------------------------------------------------------------------------ LRU
+
+/** A tiny LRU map (groupcache/lru semantics: `get` refreshes, `add` evicts the oldest). */
+class Lru<V> {
+  private map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(k: string): V | undefined {
+    const v = this.map.get(k);
+    if (v !== undefined) {
+      this.map.delete(k);
+      this.map.set(k, v);
+    }
+    return v;
+  }
+  add(k: string, v: V): void {
+    this.map.delete(k);
+    this.map.set(k, v);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as string);
+  }
+}
+
+// ------------------------------------------------------------------------------ correlator
+
+/** Outcome of `EventCorrelator.correlate`. */
+export interface CorrelateResult {
+  /** The event to write (a new one, an aggregate, or an observed one with count > 1). */
+  event: CoreEvent;
+  /** When set, PATCH the existing event with this (strategic merge) patch. */
+  patch?: { count: number; lastTimestamp: string; message: string };
+  /** True when the spam filter drops the event. */
+  skip: boolean;
+}
+
+interface AggregateRecord {
+  /** Distinct messages seen, in insertion order. */
+  localKeys: Set<string>;
+  lastMs: number;
+}
+
+interface EventLog {
+  count: number;
+  firstTimestamp: string;
+  name: string;
+  resourceVersion?: string;
+}
+
+const join = (parts: (string | undefined)[]) => parts.map((p) => p ?? '').join('');
+
+/** `getEventKey`: source, object (with fieldPath), type, reason, message. */
+function eventKey(e: CoreEvent): string {
+  const o = e.involvedObject;
+  return join([e.source.component, e.source.host, o.kind, o.namespace, o.name, o.fieldPath, o.uid, o.apiVersion, e.type, e.reason, e.message]);
+}
+
+/** `getSpamKey`: source and object only. */
+function spamKey(e: CoreEvent): string {
+  const o = e.involvedObject;
+  return join([e.source.component, e.source.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion]);
+}
+
+/** `EventAggregatorByReasonFunc`: (aggregate key, local key = message). */
+function aggregateKeys(e: CoreEvent): [string, string] {
+  const o = e.involvedObject;
+  return [
+    join([e.source.component, e.source.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion, e.type, e.reason, e.reportingComponent, e.reportingInstance]),
+    e.message,
+  ];
+}
+
+/**
+ * client-go's `EventCorrelator`: aggregate, then observe (count), then spam-filter. Mirrors
+ * events_cache.go including its quirks: identical events are counted with no time limit while
+ * they stay in the LRU (so an event re-created after the API server's 1 h TTL keeps its count
+ * and firstTimestamp); a spam-filtered event still bumps the count of its key.
+ *
+ * `newName(objectName)` makes the name of an aggregate event (`<name>.<hex ns>`).
+ */
+export class EventCorrelator {
+  private aggregates = new Lru<AggregateRecord>(EVENT_LRU_ENTRIES);
+  private logs = new Lru<EventLog>(EVENT_LRU_ENTRIES);
+  private spam = new Lru<TokenBucket>(EVENT_LRU_ENTRIES);
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly newName: (objectName: string) => string,
+  ) {}
+
+  /** `EventCorrelate`: what to write for `ev` (a fresh event from `makeEvent`). */
+  correlate(ev: CoreEvent): CorrelateResult {
+    const [aggregated, key] = this.aggregate(ev);
+    const { event, patch } = this.observe(aggregated, key);
+    return { event, patch, skip: this.filter(event) };
+  }
+
+  /** `eventLogger.updateState`: remember what the server returned (name, count, resourceVersion). */
+  updateState(stored: CoreEvent): void {
+    this.logs.add(eventKey(stored), {
+      count: stored.count,
+      firstTimestamp: stored.firstTimestamp,
+      name: stored.metadata.name!,
+      resourceVersion: stored.metadata.resourceVersion,
+    });
+  }
+
+  /** `EventAggregator.EventAggregate`. */
+  private aggregate(ev: CoreEvent): [CoreEvent, string] {
+    const now = this.clock.now();
+    const [aggKey, localKey] = aggregateKeys(ev);
+    let record = this.aggregates.get(aggKey);
+    if (!record || now - record.lastMs > AGGREGATE_INTERVAL_MS) record = { localKeys: new Set(), lastMs: now };
+    record.localKeys.add(localKey);
+    record.lastMs = now;
+    this.aggregates.add(aggKey, record);
+    if (record.localKeys.size < AGGREGATE_MAX_EVENTS) return [ev, eventKey(ev)];
+    // Go's PopAny removes an arbitrary member (map order); we remove the oldest, deterministically.
+    record.localKeys.delete(record.localKeys.values().next().value as string);
+    const ts = this.clock.rfc3339(now);
+    const combined: CoreEvent = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: this.newName(ev.involvedObject.name), namespace: ev.metadata.namespace },
+      involvedObject: ev.involvedObject,
+      reason: ev.reason,
+      message: COMBINED_PREFIX + ev.message,
+      source: ev.source,
+      firstTimestamp: ts,
+      lastTimestamp: ts,
+      count: 1,
+      type: ev.type,
+      eventTime: null,
+      // The aggregate copy sets no reporting fields (events_cache.go builds it field by field).
+      reportingComponent: '',
+      reportingInstance: '',
+    };
+    return [combined, aggKey];
+  }
+
+  /** `eventLogger.eventObserve`: a key seen before becomes a patch of count/lastTimestamp/message. */
+  private observe(ev: CoreEvent, key: string): { event: CoreEvent; patch?: CorrelateResult['patch'] } {
+    const event: CoreEvent = { ...ev, metadata: { ...ev.metadata } };
+    const last = this.logs.get(key);
+    let patch: CorrelateResult['patch'];
+    if (last && last.count > 0) {
+      event.metadata.name = last.name;
+      event.metadata.resourceVersion = last.resourceVersion;
+      event.firstTimestamp = last.firstTimestamp;
+      event.count = last.count + 1;
+      patch = { count: event.count, lastTimestamp: event.lastTimestamp, message: event.message };
+    }
+    this.logs.add(key, { count: event.count, firstTimestamp: event.firstTimestamp, name: event.metadata.name!, resourceVersion: event.metadata.resourceVersion });
+    return { event, patch };
+  }
+
+  /** `EventSourceObjectSpamFilter.Filter`: true = drop. */
+  private filter(ev: CoreEvent): boolean {
+    const k = spamKey(ev);
+    let bucket = this.spam.get(k);
+    if (!bucket) bucket = new TokenBucket(this.clock, SPAM_QPS, SPAM_BURST);
+    const drop = !bucket.tryAccept();
+    this.spam.add(k, bucket);
+    return drop;
+  }
+}
+
+// ------------------------------------------------------------------------------ recorder
+
+/** Options of `EventRecorder`. */
+export interface EventRecorderOptions {
+  api: ApiServer;
+  clock: Clock;
+  /** Draws the randomised first retry sleep. */
+  rng: Rng;
+  /** `source.component` and `reportingComponent`, e.g. `kubelet`, `replicaset-controller`. */
+  component: string;
+  /** `source.host` and `reportingInstance` (kubelets set their node name). */
+  host?: string;
+  /** Told about every `event()` call, before correlation (the UI timeline). */
+  sink?: (e: LocalEventRecord) => void;
+}
+
+interface Pending {
+  event: CoreEvent;
+  /** Unix ns used in the name, kept to bump it on a name collision. */
+  nameNs: bigint;
+  result?: CorrelateResult;
+  tries: number;
+}
+
+/**
+ * `record.EventRecorder` with its broadcaster, correlator and API sink, for one component.
+ * `stop()` is the process dying: queued events are lost, caches forgotten.
+ */
+export class EventRecorder {
+  readonly component: string;
+  readonly host: string | undefined;
+  private readonly api: ApiServer;
+  private readonly clock: Clock;
+  private readonly rng: Rng;
+  private readonly sink?: (e: LocalEventRecord) => void;
+  private readonly correlator: EventCorrelator;
+  private queue: Pending[] = [];
+  private timer: Timer | undefined;
+  private lastNs = 0n;
+  private stopped = false;
+  /** Events dropped (queue full, retries exhausted, rejected by the server, spam filter). */
+  dropped = 0;
+
+  constructor(opts: EventRecorderOptions) {
+    this.api = opts.api;
+    this.clock = opts.clock;
+    this.rng = opts.rng;
+    this.component = opts.component;
+    this.host = opts.host;
+    this.sink = opts.sink;
+    this.correlator = new EventCorrelator(opts.clock, (name) => `${name}.${this.nextNs().toString(16)}`);
+  }
+
+  /**
+   * Record an event about `obj` (an API object, or an explicit reference, e.g. with a
+   * `fieldPath` for a container). Returns at once; the write happens on the clock.
+   */
+  event(obj: KubeObject | InvolvedObject, type: EventType, reason: string, message: string): void {
+    if (this.stopped) return;
+    const ref = isInvolvedObject(obj) ? obj : referenceTo(obj);
+    const now = this.clock.now();
+    this.sink?.({ time: now, component: this.component, host: this.host, type, reason, message, involvedObject: ref });
+    const ns = this.nextNs();
+    const ts = this.clock.rfc3339(now);
+    const event: CoreEvent = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: `${ref.name}.${ns.toString(16)}`, namespace: ref.namespace || 'default' },
+      involvedObject: ref,
+      reason,
+      message,
+      source: this.host ? { component: this.component, host: this.host } : { component: this.component },
+      firstTimestamp: ts,
+      lastTimestamp: ts,
+      count: 1,
+      type,
+      eventTime: null,
+      reportingComponent: this.component,
+      reportingInstance: this.host ?? '',
+    };
+    if (this.queue.length >= MAX_QUEUED_EVENTS) {
+      this.dropped++;
+      return;
+    }
+    this.queue.push({ event, nameNs: ns, tries: 0 });
+    if (!this.timer) this.timer = this.clock.schedule(0, () => this.pump(), { label: `${this.component}: record events` });
+  }
+
+  /** `Eventf`: `messageFmt` with Go verbs `%s %d %v %q %%` filled from `args`. */
+  eventf(obj: KubeObject | InvolvedObject, type: EventType, reason: string, messageFmt: string, ...args: unknown[]): void {
+    this.event(obj, type, reason, sprintf(messageFmt, ...args));
+  }
+
+  /** Events waiting to be written. */
+  pending(): number {
+    return this.queue.length;
+  }
+
+  /** The process died: cancel the pending write, drop the queue and the correlator's memory. */
+  stop(): void {
+    this.stopped = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.queue = [];
+  }
+
+  /** Unix time in ns for a new name: strictly increasing per recorder (names stay unique). */
+  private nextNs(): bigint {
+    let ns = BigInt(this.clock.epochMs + this.clock.now()) * 1_000_000n;
+    if (ns <= this.lastNs) ns = this.lastNs + 1n;
+    this.lastNs = ns;
+    return ns;
+  }
+
+  /** Write queued events in order until one needs a retry (`recordToSink`). */
+  private pump(): void {
+    this.timer = undefined;
+    while (!this.stopped && this.queue.length > 0) {
+      const p = this.queue[0];
+      if (!p.result) {
+        p.result = this.correlator.correlate(p.event);
+        if (p.result.skip) {
+          this.dropped++;
+          this.queue.shift();
+          continue;
+        }
+      }
+      if (this.recordEvent(p)) {
+        this.queue.shift();
+        continue;
+      }
+      p.tries++;
+      if (p.tries >= MAX_TRIES_PER_EVENT) {
+        this.dropped++;
+        this.queue.shift();
+        continue;
+      }
+      // Randomise the first sleep so that clients do not all retry together.
+      const delay = p.tries === 1 ? Math.floor(EVENT_RETRY_SLEEP_MS * this.rng.float()) : EVENT_RETRY_SLEEP_MS;
+      this.timer = this.clock.schedule(delay, () => this.pump(), { label: `${this.component}: retry event` });
+      return;
+    }
+  }
+
+  /**
+   * `recordEvent`: true when done (written, or dropped for good), false to retry.
+   * Only a request that never reached the server (connection refused) is retried; a Status
+   * from the server (AlreadyExists, Forbidden, a 500 from etcd) drops the event.
+   * Simulation: a name collision with another recorder's event (AlreadyExists on create) bumps
+   * the nanoseconds in the name and creates again; real clocks make that collision negligible.
+   */
+  private recordEvent(p: Pending): boolean {
+    const { event, patch } = p.result!;
+    const ns = event.metadata.namespace;
+    try {
+      let stored: KubeObject | undefined;
+      if (event.count > 1 && patch) {
+        try {
+          // client-go sends a strategic merge patch; for these three scalar fields a JSON merge
+          // patch is the same document.
+          stored = this.api.patch('events', ns, event.metadata.name!, 'merge', patch, { fieldManager: this.component });
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 404)) throw e;
+        }
+      }
+      if (!stored) {
+        const body: CoreEvent = { ...event, metadata: { ...event.metadata } };
+        delete body.metadata.resourceVersion;
+        for (let i = 0; ; i++) {
+          try {
+            stored = this.api.create(body, { fieldManager: this.component });
+            break;
+          } catch (e) {
+            if (!(e instanceof ApiError && e.code === 409 && e.reason === 'AlreadyExists' && i < 64 && event.count === 1)) throw e;
+            p.nameNs += 1n;
+            body.metadata.name = `${event.involvedObject.name}.${p.nameNs.toString(16)}`;
+            event.metadata.name = body.metadata.name;
+          }
+        }
+      }
+      this.correlator.updateState(stored as CoreEvent);
+      return true;
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (e.connectionRefused) return false;
+      this.dropped++;
+      return true;
+    }
+  }
+}
+
+function isInvolvedObject(o: KubeObject | InvolvedObject): o is InvolvedObject {
+  return (o as KubeObject).metadata === undefined;
+}
+
+/**
+ * `reference.GetReference`: {kind, namespace, name, uid, apiVersion, resourceVersion} of an
+ * object, optionally with a `fieldPath` (e.g. `spec.containers{nginx}`).
+ */
+export function referenceTo(obj: KubeObject, fieldPath?: string): InvolvedObject {
+  const m = obj.metadata;
+  // Go struct field order: kind, namespace, name, uid, apiVersion, resourceVersion, fieldPath.
+  return {
+    kind: obj.kind,
+    ...(m.namespace ? { namespace: m.namespace } : {}),
+    name: m.name ?? '',
+    ...(m.uid ? { uid: m.uid } : {}),
+    apiVersion: obj.apiVersion,
+    ...(m.resourceVersion ? { resourceVersion: m.resourceVersion } : {}),
+    ...(fieldPath ? { fieldPath } : {}),
+  };
+}
+
+/**
+ * A small `fmt.Sprintf`: `%s`, `%v`, `%d`, `%q`, `%%`. Missing arguments print
+ * `%!s(MISSING)` as Go does; extra arguments are ignored.
+ */
+export function sprintf(format: string, ...args: unknown[]): string {
+  let i = 0;
+  return format.replace(/%([%svdq])/g, (_m, verb: string) => {
+    if (verb === '%') return '%';
+    if (i >= args.length) return `%!${verb}(MISSING)`;
+    const a = args[i++];
+    switch (verb) {
+      case 'd':
+        return typeof a === 'number' ? String(Math.trunc(a)) : String(a);
+      case 'q':
+        return JSON.stringify(String(a));
+      default:
+        return typeof a === 'object' && a !== null ? JSON.stringify(a) : String(a);
+    }
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * The controllers kube-controller-manager runs, in the order it starts them
+ * (cmd/kube-controller-manager/app/controllermanager.go `NewControllerDescriptors`), and the
+ * process that hosts them.
+ */
+import { ControllerProcess, type ControllerFactory, type ProcessOptions } from './manager';
+import { newReplicaSetController } from './replicaset';
+import { newDeploymentController } from './deployment';
+import { newStatefulSetController } from './statefulset';
+import { newDaemonSetController } from './daemonset';
+import { newJobController } from './job';
+import { newCronJobController } from './cronjob';
+import { newEndpointSliceController } from './endpointslice';
+import { newGarbageCollector } from './garbagecollector';
+import { newNamespaceController } from './namespace';
+import { newNodeLifecycleController } from './nodelifecycle';
+import { newTaintEvictionController } from './tainteviction';
+import { newPodGCController } from './podgc';
+import { newServiceAccountController } from './serviceaccount';
+import { newPersistentVolumeBinderController } from './persistentvolume';
+
+/** Every controller of kube-controller-manager, by its `--controllers` name. */
+export const KUBE_CONTROLLERS: Readonly<Record<string, ControllerFactory>> = {
+  serviceaccount: newServiceAccountController,
+  namespace: newNamespaceController,
+  'garbage-collector': newGarbageCollector,
+  replicaset: newReplicaSetController,
+  deployment: newDeploymentController,
+  statefulset: newStatefulSetController,
+  daemonset: newDaemonSetController,
+  job: newJobController,
+  cronjob: newCronJobController,
+  endpointslice: newEndpointSliceController,
+  'node-lifecycle': newNodeLifecycleController,
+  'taint-eviction-controller': newTaintEvictionController,
+  podgc: newPodGCController,
+  'persistentvolume-binder': newPersistentVolumeBinderController,
+};
+
+/**
+ * A kube-controller-manager process. `controllers` picks a subset by name (default: all), as
+ * `--controllers` does.
+ */
+export function newKubeControllerManager(opts: ProcessOptions & { controllers?: string[] }): ControllerProcess {
+  const names = opts.controllers ?? Object.keys(KUBE_CONTROLLERS);
+  const factories = names.map((n) => {
+    const f = KUBE_CONTROLLERS[n];
+    if (!f) throw new Error(`unknown controller ${n}`);
+    return f;
+  });
+  return new ControllerProcess('kube-controller-manager', factories, opts);
+}
