@@ -14,7 +14,10 @@ import { deepCopy, type KubeObject } from './types';
 /** `v1.LastAppliedConfigAnnotation`. */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 
-/** What `kubectl apply` will do for one object. */
+/**
+ * What `kubectl apply` will do for one object: POST it, PATCH it (strategic or JSON merge
+ * patch), or nothing. Source: staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (`applyOneObject`).
+ */
 export type ApplyPlan =
   | {
       action: 'create';
@@ -35,7 +38,7 @@ export type ApplyPlan =
     }
   | { action: 'unchanged' };
 
-/** The verb kubectl prints after `<resource>/<name>` for a plan: `created`, `configured`, `unchanged`. */
+/** The verb kubectl prints after `<resource>/<name>` for a plan: `created`, `configured`, `unchanged` (apply.go printers). */
 export type ApplyVerb = 'created' | 'configured' | 'unchanged';
 
 /** The printed verb for a plan (apply.go: `created`, `configured`, or `unchanged` when the patch is `{}`). */
@@ -44,9 +47,10 @@ export function applyVerb(plan: ApplyPlan): ApplyVerb {
 }
 
 /**
- * Go's `encoding/json` encoding of a decoded JSON value: object keys sorted (map iteration
- * order), no spaces, and `<`, `>`, `&`, U+2028, U+2029 escaped as `\u003c` ... (HTML-safe
- * escaping is on by default in `json.Encoder`).
+ * Go's `encoding/json` encoding of a decoded JSON value, as one compact string: object keys
+ * sorted (Go sorts map keys), no spaces, and `<`, `>`, `&`, U+2028, U+2029 escaped as
+ * `\u003c` ... (HTML-safe escaping is on by default in `json.Encoder`, used by
+ * `unstructured.UnstructuredJSONScheme`). Non-finite numbers (not valid JSON) print `null`.
  */
 export function goJsonMarshal(v: unknown): string {
   if (v === null || v === undefined) return 'null';
@@ -94,10 +98,11 @@ export function withLastApplied(manifest: KubeObject): KubeObject {
 }
 
 /**
- * The warning kubectl prints (to stderr) when applying to an object created without apply:
- * `resource` is the plural resource and name as `info.ObjectName()` prints it
- * (`deployments.apps/web` for grouped kinds is NOT used: kubectl prints `deployments/web`).
- * Source: staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (`warningNoLastAppliedConfigAnnotation`).
+ * The warning kubectl prints (to stderr, one line) when applying to an object that was created
+ * without apply. `resource` is the plural resource without group, as `info.ObjectName()`
+ * prints it: `deployments` gives `resource deployments/web`.
+ * Source: staging/src/k8s.io/kubectl/pkg/cmd/apply/apply.go (`warningNoLastAppliedConfigAnnotation`),
+ * staging/src/k8s.io/cli-runtime/pkg/resource/visitor.go (`Info.ObjectName`).
  */
 export function missingAnnotationWarning(resource: string, name: string): string {
   return (

@@ -20,9 +20,10 @@ import { deepCopy, splitApiVersion, type KubeObject } from './types';
 type Obj = Record<string, unknown>;
 
 /**
- * An OpenAPI v3 schema of a CRD version (`JSONSchemaProps`) with the Kubernetes extensions
- * (`x-kubernetes-preserve-unknown-fields`, `x-kubernetes-int-or-string`,
- * `x-kubernetes-embedded-resource`) under their JSON names.
+ * An OpenAPI v3 schema of a CRD version (`apiextensions/v1.JSONSchemaProps`, as JSON) with the
+ * Kubernetes extensions (`x-kubernetes-preserve-unknown-fields`, `x-kubernetes-int-or-string`,
+ * `x-kubernetes-embedded-resource`) under their JSON names. Source:
+ * staging/src/k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/types_jsonschema.go.
  */
 export type JSONSchemaProps = Omit<BaseSchemaProps, 'properties' | 'items' | 'additionalProperties' | 'allOf' | 'anyOf' | 'oneOf' | 'not'> & {
   properties?: Record<string, JSONSchemaProps>;
@@ -83,7 +84,11 @@ export function compareKubeAwareVersions(a: string, b: string): number {
   return pb.minor - pa.minor;
 }
 
-/** The version clients use by default: the highest-priority served version (discovery order). */
+/**
+ * The version clients use by default: the highest-priority served version, as discovery
+ * orders a CRD's versions (apiextensions-apiserver pkg/apiserver/customresource_discovery_controller.go,
+ * sorted with `version.CompareKubeAwareVersionStrings`). `undefined` when none is served.
+ */
 export function preferredVersion(crd: KubeObject): CustomResourceDefinitionVersion | undefined {
   const served = (specOf(crd).versions ?? []).filter((v) => v.served);
   return [...served].sort((a, b) => compareKubeAwareVersions(a.name, b.name))[0];
@@ -124,7 +129,10 @@ export function crdToResourceType(crd: KubeObject): ResourceType {
   };
 }
 
-/** The `openAPIV3Schema` that applies to a version (per-version, or the legacy top-level one). */
+/**
+ * The `openAPIV3Schema` that applies to a version: the version's own, or the legacy
+ * top-level `spec.validation` one (`apiextensions.GetSchemaForVersion`). `undefined` if none.
+ */
 export function schemaForVersion(crd: KubeObject, version: string): JSONSchemaProps | undefined {
   return versionNamed(crd, version)?.schema?.openAPIV3Schema ?? specOf(crd).validation?.openAPIV3Schema;
 }
@@ -133,7 +141,11 @@ export function schemaForVersion(crd: KubeObject, version: string): JSONSchemaPr
 // Printer columns
 // ------------------------------------------------------------------------------------------
 
-/** One column of `kubectl get` for a custom resource (after the implicit NAME column). */
+/**
+ * One column of `kubectl get` for a custom resource, after the implicit NAME column: a
+ * `metav1.TableColumnDefinition` as the CR table convertor builds it
+ * (apiextensions-apiserver pkg/registry/customresource/tableconvertor/tableconvertor.go).
+ */
 export interface PrinterColumn {
   name: string;
   /** `integer`, `number`, `string`, `boolean` or `date` (dates print as an age). */
@@ -401,7 +413,8 @@ function pruneValue(v: unknown, s: JSONSchemaProps, path: string, isResourceRoot
   const keepMeta = isResourceRoot || s['x-kubernetes-embedded-resource'] === true;
   for (const k of Object.keys(v)) {
     const p = childPath(path, k);
-    if (keepMeta && META_FIELDS.includes(k) && !(k in props)) continue;
+    // ObjectMeta is pruned by its own rules, never by the schema (which may only constrain name).
+    if (keepMeta && META_FIELDS.includes(k)) continue;
     const ps = props[k] ?? (isObj(ap) ? (ap as JSONSchemaProps) : undefined);
     if (ps) {
       if (v[k] === null && !ps.nullable && ps.default === undefined) {

@@ -175,6 +175,10 @@ export class ApiError extends Error {
       if (causes.length === 1) return head + causeText(causes[0]);
       return head + '\n' + causes.map((c) => `* ${causeText(c)}`).join('\n');
     }
+    // kubectl's StandardErrorMessage: an Invalid without details reads "The request is invalid";
+    // a Status whose reason is Unknown (e.g. a malformed strategic patch) prints no reason.
+    if (s.reason === 'Invalid' && !s.details?.kind) return `The request is invalid`;
+    if (s.reason === 'Unknown') return `Error from server: ${s.message}`;
     return `Error from server (${s.reason}): ${s.message}`;
   }
 }

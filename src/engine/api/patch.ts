@@ -452,7 +452,7 @@ function mergeMap(original: JMap | undefined, patch: JMap, schema: Schema, opts:
     if (!(k in orig)) {
       if (!isDeleteList) {
         if (opts.ignoreUnmatchedNulls) discardNullValues(patchV);
-        const [v, keep] = removeDirectives(patchV);
+        const [v, keep] = removeDirectives(patchV, opts.mergeParallelList);
         if (keep) orig[k] = v;
         else delete orig[k];
       }
@@ -462,7 +462,7 @@ function mergeMap(original: JMap | undefined, patch: JMap, schema: Schema, opts:
     if (kindOf(ov) !== kindOf(patchV)) {
       if (!isDeleteList) {
         if (opts.ignoreUnmatchedNulls) discardNullValues(patchV);
-        const [v, keep] = removeDirectives(patchV);
+        const [v, keep] = removeDirectives(patchV, opts.mergeParallelList);
         if (keep) orig[k] = v;
         else delete orig[k];
       }
@@ -475,7 +475,7 @@ function mergeMap(original: JMap | undefined, patch: JMap, schema: Schema, opts:
     } else if (Array.isArray(ov)) {
       orig[k] = mergeSliceHandler(ov, patchV as unknown[], sub, strategy, meta.k ?? '', isDeleteList, opts);
     } else {
-      const [v, keep] = removeDirectives(patchV);
+      const [v, keep] = removeDirectives(patchV, opts.mergeParallelList);
       if (keep) orig[k] = v;
       else delete orig[k];
     }
@@ -505,18 +505,19 @@ function discardNullValues(v: unknown): void {
 }
 
 /**
- * `removeDirectives`: a value being added keeps no `$patch` maps. Parallel-list and retainKeys
- * keys are dropped too (the typed decode that follows on the server would drop them).
+ * `removeDirectives`: a value being added keeps no `$patch` maps. When applying (`all`), the
+ * parallel-list and retainKeys keys go too: the typed decode that follows on the real server
+ * drops them as unknown fields. When merging two patches (three-way diff) they are kept.
  */
-function removeDirectives(v: unknown): [unknown, boolean] {
+function removeDirectives(v: unknown, all = true): [unknown, boolean] {
   if (isMap(v)) {
     if (DIRECTIVE in v) return [undefined, false];
     for (const k of Object.keys(v)) {
-      if (k === RETAIN_KEYS || k.startsWith(SET_ELEMENT_ORDER) || k.startsWith(DELETE_FROM_PRIMITIVE_LIST)) {
+      if (all && (k === RETAIN_KEYS || k.startsWith(SET_ELEMENT_ORDER) || k.startsWith(DELETE_FROM_PRIMITIVE_LIST))) {
         delete v[k];
         continue;
       }
-      const [nv, keep] = removeDirectives(v[k]);
+      const [nv, keep] = removeDirectives(v[k], all);
       if (keep) v[k] = nv;
       else delete v[k];
     }
@@ -525,7 +526,7 @@ function removeDirectives(v: unknown): [unknown, boolean] {
   if (Array.isArray(v)) {
     const res: unknown[] = [];
     for (const x of v) {
-      const [nv, keep] = removeDirectives(x);
+      const [nv, keep] = removeDirectives(x, all);
       if (keep) res.push(nv);
     }
     return [res, true];
@@ -599,7 +600,7 @@ function mergePatchIntoOriginal(original: JMap, patch: JMap, schema: Schema, opt
     validatePatchWithSetOrderList(patchList, order, mergeKey);
     let merged: unknown[];
     if (foundOriginal && !foundPatch) merged = originalList;
-    else if (!foundOriginal && foundPatch) merged = removeDirectives(patchList)[0] as unknown[];
+    else if (!foundOriginal && foundPatch) merged = removeDirectives(patchList, opts.mergeParallelList)[0] as unknown[];
     else if (foundOriginal && foundPatch) merged = mergeSliceHandler(originalList, patchList, sub, strategy, mergeKey, false, opts);
     else continue;
     const [patchItems, serverOnly] = mergeKey ? partitionMaps(merged, order, mergeKey) : partitionPrimitives(merged, order);
@@ -867,12 +868,12 @@ export function createThreeWayMergePatch(original: unknown, modified: unknown, c
   const m = isMap(modified) ? deepCopy(modified) : {};
   const c = isMap(current) ? deepCopy(current) : {};
   const schema = schemaForKind(kind);
-  const delta = diffMaps(c, m, schema, { setElementOrder: true, ignoreDeletions: true, ignoreChangesAndAdditions: false, buildRetainKeysDirective: false });
-  const deletions = diffMaps(o, m, schema, { setElementOrder: true, ignoreChangesAndAdditions: true, ignoreDeletions: false, buildRetainKeysDirective: false });
   try {
+    const delta = diffMaps(c, m, schema, { setElementOrder: true, ignoreDeletions: true, ignoreChangesAndAdditions: false, buildRetainKeysDirective: false });
+    const deletions = diffMaps(o, m, schema, { setElementOrder: true, ignoreChangesAndAdditions: true, ignoreDeletions: false, buildRetainKeysDirective: false });
     return mergeMap(deletions, delta, schema, { mergeParallelList: false, ignoreUnmatchedNulls: false });
   } catch (e) {
-    if (e instanceof PatchError) throw new Error(e.message);
+    if (e instanceof PatchError) throw new Error(e.message, { cause: e });
     throw e;
   }
 }

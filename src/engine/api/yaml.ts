@@ -16,7 +16,7 @@
  * needed (`"80"`, `"true"`, `'*'`), multi-line strings as `|` blocks, long lines folded at 80
  * columns.
  */
-import { type Alias, isAlias, isMap as isYamlMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
+import { type Alias, isAlias, isMap as isYamlMap, isScalar, isSeq, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
 import type { KubeObject } from './types';
 
 // ------------------------------------------------------------------------------------------
@@ -25,12 +25,15 @@ import type { KubeObject } from './types';
 
 /** kube-apiserver's maximum request body, 3 MiB (`MaxRequestBodyBytes`, apiserver options). */
 export const MAX_MANIFEST_BYTES = 3 * 1024 * 1024;
-/** Maximum nesting of maps and lists in one document. */
+/** Maximum nesting of maps and lists in one document (ours; go-yaml v3 and encoding/json allow 10000). */
 export const MAX_DEPTH = 100;
-/** Maximum number of documents in one paste or file. */
+/** Maximum number of documents in one paste or file (ours; kubectl has no limit). */
 export const MAX_DOCUMENTS = 1000;
 
-/** One document (or one `List` item) read from a manifest stream. */
+/**
+ * One document (or one `List` item) read from a manifest stream: the object, or the error
+ * kubectl prints for it (`StreamVisitor.Visit`, staging/src/k8s.io/cli-runtime/pkg/resource/visitor.go).
+ */
 export interface ParsedDoc {
   /** The object, when the document parsed and validated. */
   object?: KubeObject;
@@ -141,7 +144,7 @@ function parseGoInt(s: string): number | undefined {
   }
   if (!re.test(t)) return undefined;
   const v = parseInt(t, base);
-  if (v > 18446744073709551615 || (neg && v > 9223372036854775808)) return undefined;
+  if (v >= 2 ** 64 || (neg && v > 2 ** 63)) return undefined;
   return neg ? -v : v;
 }
 
@@ -705,7 +708,7 @@ function parseUncached(text: string, source: string): ParseState {
     }
     let docs: Document[];
     try {
-      docs = parseAllDocuments(chunk.text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false, lineCounter: new LineCounter() }) as Document[];
+      docs = parseAllDocuments(chunk.text, { schema: 'failsafe', uniqueKeys: false, prettyErrors: false }) as Document[];
     } catch (e) {
       if (e instanceof RangeError) {
         const r = yamlErr(`exceeded max depth of ${MAX_DEPTH}`, undefined);

@@ -13,7 +13,9 @@
  *     a controller that was down (or cut off from kube-apiserver) relists and reconciles
  *     everything that happened in the meantime;
  *   - index.go / thread_safe_store.go: the cache keyed `namespace/name` (`name` for
- *     cluster-scoped objects), a `namespace` index and custom indexers.
+ *     cluster-scoped objects), a `namespace` index and custom indexers. (Stored here as
+ *     namespace -> name -> object, which is also the namespace index: lookups then use the
+ *     object's own name strings instead of building a key per event.)
  *
  * A `SharedInformerFactory` is one process's memory: `stop()` (the process dies) throws away
  * every cache, handler, timer and watch; a restarted process builds a new factory and relists.
@@ -234,8 +236,10 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   private readonly deps: InformerDeps;
   private readonly resyncMs: number;
-  private items = new Map<string, T>();
-  /** Indexers in registration order; [0] is the namespace index. */
+  /** The cache: namespace ('' for cluster-scoped) -> name -> object. Also the namespace index. */
+  private byNamespace = new Map<string, Map<string, T>>();
+  private count = 0;
+  /** Custom indexers (the namespace index is `byNamespace`). */
   private indexers: { name: string; fn: IndexFunc<T>; index: Map<string, Set<string>> }[] = [];
   private indices = new Map<string, Map<string, Set<string>>>();
   private handlers: Registration<T>[] = [];
@@ -261,11 +265,13 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.resyncMs = opts.resyncMs ?? defaultResyncMs;
     this.backoffDuration = deps.backoff.initialMs;
     this.lastBackoffStart = deps.clock.now();
-    this.addIndexers({ [NAMESPACE_INDEX]: indexByNamespace as IndexFunc<T> });
     if (opts.indexers) this.addIndexers(opts.indexers);
     this.lister = {
-      get: (namespace, name) => this.items.get(namespace ? `${namespace}/${name}` : name),
-      getByKey: (key) => this.items.get(key),
+      get: (namespace, name) => this.byNamespace.get(namespace ?? '')?.get(name),
+      getByKey: (key) => {
+        const { namespace, name } = splitMetaNamespaceKey(key);
+        return this.byNamespace.get(namespace ?? '')?.get(name);
+      },
       list: (namespace, selector) => this.list(namespace, selector),
       byIndex: (indexName, value) => this.byIndex(indexName, value),
     };
@@ -299,7 +305,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   addEventHandler(handler: EventHandler<T>): HandlerRegistration {
     const reg: Registration<T> = { handler, removed: false };
     this.handlers.push(reg);
-    if (this.synced && handler.onAdd) for (const o of [...this.items.values()]) handler.onAdd(o, true);
+    if (this.synced && handler.onAdd) for (const o of this.all()) handler.onAdd(o, true);
     return {
       remove: () => {
         reg.removed = true;
@@ -316,19 +322,26 @@ export class Informer<T extends KubeObject = KubeObject> {
    */
   addIndexers(indexers: Record<string, IndexFunc<T>>): void {
     for (const [name, fn] of Object.entries(indexers)) {
+      if (name === NAMESPACE_INDEX) {
+        if (fn === indexByNamespace) continue;
+        throw new Error(`informer ${this.resource}: indexer conflict: ${name}`);
+      }
       const existing = this.indexers.find((x) => x.name === name);
       if (existing?.fn === fn) continue;
       if (existing) throw new Error(`informer ${this.resource}: indexer conflict: ${name}`);
       const index = new Map<string, Set<string>>();
       this.indexers.push({ name, fn, index });
       this.indices.set(name, index);
-      for (const [key, obj] of this.items) for (const v of fn(obj)) addToIndex(index, v, key);
+      for (const obj of this.all()) {
+        const key = metaNamespaceKey(obj);
+        for (const v of fn(obj)) addToIndex(index, v, key);
+      }
     }
   }
 
   /** Number of cached objects. */
   size(): number {
-    return this.items.size;
+    return this.count;
   }
 
   // ---------------------------------------------------------------- lifecycle (factory-driven)
@@ -350,7 +363,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.resyncTimer?.cancel();
     this.resyncTimer = undefined;
     this.closeWatch();
-    this.items.clear();
+    this.byNamespace.clear();
+    this.count = 0;
     for (const index of this.indices.values()) index.clear();
     this.handlers = [];
     this.synced = false;
@@ -453,9 +467,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       case 'MODIFIED': {
         const obj = ev.object as T;
         this.lastSyncResourceVersion = obj.metadata.resourceVersion ?? this.lastSyncResourceVersion;
-        const key = metaNamespaceKey(obj);
-        const old = this.items.get(key);
-        this.put(key, obj, old);
+        const old = this.put(obj);
         if (old) this.fireUpdate(old, obj);
         else this.fireAdd(obj, false);
         return;
@@ -463,9 +475,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       case 'DELETED': {
         const obj = ev.object as T;
         this.lastSyncResourceVersion = obj.metadata.resourceVersion ?? this.lastSyncResourceVersion;
-        const key = metaNamespaceKey(obj);
-        const old = this.items.get(key);
-        if (old) this.remove(key, old);
+        this.remove(obj);
         this.fireDelete(obj, false);
         return;
       }
@@ -491,23 +501,24 @@ export class Informer<T extends KubeObject = KubeObject> {
    */
   private replace(listed: T[], resourceVersion: string): void {
     const initial = !this.synced;
-    const seen = new Set<string>();
+    const seen = new Set<T>();
     for (const obj of listed) {
-      const key = metaNamespaceKey(obj);
-      seen.add(key);
-      const old = this.items.get(key);
+      const old = this.byNamespace.get(obj.metadata.namespace ?? '')?.get(obj.metadata.name!);
       if (!old) {
-        this.put(key, obj, undefined);
+        this.put(obj);
         this.fireAdd(obj, initial);
+        seen.add(obj);
       } else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) {
-        this.put(key, obj, old);
+        this.put(obj);
         this.fireUpdate(old, obj);
+        seen.add(obj);
+      } else {
+        seen.add(old);
       }
     }
-    const gone: [string, T][] = [];
-    for (const entry of this.items) if (!seen.has(entry[0])) gone.push(entry);
-    for (const [key, old] of gone) {
-      this.remove(key, old);
+    const gone = this.all().filter((o) => !seen.has(o));
+    for (const old of gone) {
+      this.remove(old);
       this.fireDelete(old, true);
     }
     this.lastSyncResourceVersion = resourceVersion;
@@ -525,7 +536,7 @@ export class Informer<T extends KubeObject = KubeObject> {
       () => {
         this.resyncTimer = undefined;
         if (this.stopped) return;
-        if (this.synced) for (const o of [...this.items.values()]) this.fireUpdate(o, o);
+        if (this.synced) for (const o of this.all()) this.fireUpdate(o, o);
         this.scheduleResync();
       },
       { label: `${this.deps.process}: resync ${this.resource}`, background: true },
@@ -534,51 +545,76 @@ export class Informer<T extends KubeObject = KubeObject> {
 
   // ---------------------------------------------------------------- cache
 
-  private put(key: string, obj: T, old: T | undefined): void {
-    this.items.set(key, obj);
-    const indexers = this.indexers;
-    // The namespace index (always first) cannot change for a key that is already cached.
-    if (!old) addToIndex(indexers[0].index, obj.metadata.namespace ?? '', key);
-    for (let i = 1; i < indexers.length; i++) {
-      const { fn, index } = indexers[i];
-      const newValues = fn(obj);
-      if (old) {
-        const oldValues = fn(old);
-        if (sameValues(oldValues, newValues)) continue;
-        for (const v of oldValues) removeFromIndex(index, v, key);
-      }
-      for (const v of newValues) addToIndex(index, v, key);
-    }
+  /** Every cached object (a snapshot array, safe to iterate while handlers run). */
+  private all(): T[] {
+    const out: T[] = [];
+    for (const m of this.byNamespace.values()) for (const o of m.values()) out.push(o);
+    return out;
   }
 
-  private remove(key: string, old: T): void {
-    this.items.delete(key);
-    for (const { fn, index } of this.indexers) for (const v of fn(old)) removeFromIndex(index, v, key);
+  /** Store `obj`; returns the object it replaced, if any. */
+  private put(obj: T): T | undefined {
+    const ns = obj.metadata.namespace ?? '';
+    let m = this.byNamespace.get(ns);
+    if (!m) {
+      m = new Map();
+      this.byNamespace.set(ns, m);
+    }
+    const name = obj.metadata.name!;
+    const old = m.get(name);
+    m.set(name, obj);
+    if (!old) this.count++;
+    const indexers = this.indexers;
+    if (indexers.length > 0) {
+      const key = metaNamespaceKey(obj);
+      for (let i = 0; i < indexers.length; i++) {
+        const { fn, index } = indexers[i];
+        const newValues = fn(obj);
+        if (old) {
+          const oldValues = fn(old);
+          if (sameValues(oldValues, newValues)) continue;
+          for (const v of oldValues) removeFromIndex(index, v, key);
+        }
+        for (const v of newValues) addToIndex(index, v, key);
+      }
+    }
+    return old;
+  }
+
+  /** Drop the cached object with `obj`'s namespace and name, if any. */
+  private remove(obj: T): void {
+    const m = this.byNamespace.get(obj.metadata.namespace ?? '');
+    const name = obj.metadata.name!;
+    const old = m?.get(name);
+    if (!m || !old) return;
+    m.delete(name);
+    this.count--;
+    if (this.indexers.length > 0) {
+      const key = metaNamespaceKey(old);
+      for (const { fn, index } of this.indexers) for (const v of fn(old)) removeFromIndex(index, v, key);
+    }
   }
 
   private list(namespace?: string, selector?: string | LabelMatcher): T[] {
     const matcher: LabelMatcher | undefined = typeof selector === 'string' ? (selector ? parseLabelSelector(selector) : undefined) : selector;
     const out: T[] = [];
     if (namespace) {
-      const keys = this.indices.get(NAMESPACE_INDEX)!.get(namespace);
-      if (!keys) return out;
-      for (const k of keys) {
-        const o = this.items.get(k)!;
-        if (!matcher || matcher.matches(o.metadata.labels)) out.push(o);
-      }
+      const m = this.byNamespace.get(namespace);
+      if (m) for (const o of m.values()) if (!matcher || matcher.matches(o.metadata.labels)) out.push(o);
       return out;
     }
-    for (const o of this.items.values()) if (!matcher || matcher.matches(o.metadata.labels)) out.push(o);
+    for (const m of this.byNamespace.values()) for (const o of m.values()) if (!matcher || matcher.matches(o.metadata.labels)) out.push(o);
     return out;
   }
 
   private byIndex(indexName: string, value: string): T[] {
+    if (indexName === NAMESPACE_INDEX) return [...(this.byNamespace.get(value)?.values() ?? [])];
     const index = this.indices.get(indexName);
     if (!index) throw new Error(`informer ${this.resource}: index with name ${indexName} does not exist`);
     const keys = index.get(value);
     if (!keys) return [];
     const out: T[] = [];
-    for (const k of keys) out.push(this.items.get(k)!);
+    for (const k of keys) out.push(this.lister.getByKey(k)!);
     return out;
   }
 

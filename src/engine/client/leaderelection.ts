@@ -83,7 +83,7 @@ export class LeaderElector {
     this.timer = undefined;
     if (this.stopped) return;
     const now = this.o.clock.now();
-    let ok = false;
+    let ok: boolean;
     try {
       ok = this.tryAcquireOrRenew(now);
     } catch (e) {

@@ -148,3 +148,186 @@ export function setCondition<C extends { type: string; status: string; lastTrans
 export function removeCondition<C extends { type: string }>(conditions: C[] | undefined, type: string): C[] {
   return (conditions ?? []).filter((c) => c.type !== type);
 }
+
+/** A node taint as the API carries it (`v1.Taint`); `timeAdded` is RFC 3339, set for NoExecute taints. */
+export interface TaintLike {
+  key: string;
+  value?: string;
+  effect: string;
+  timeAdded?: string;
+}
+
+/** A pod toleration (`v1.Toleration`); `tolerationSeconds` only matters for NoExecute. */
+export interface TolerationLike {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number | null;
+}
+
+/**
+ * `Toleration.ToleratesTaint`: an empty effect matches every effect, an empty key (with
+ * `Exists`) every key; operator `Exists` ignores the value, `Equal` (or empty) compares it.
+ * Source: staging/src/k8s.io/api/core/v1/toleration.go.
+ */
+export function toleratesTaint(t: TolerationLike, taint: TaintLike): boolean {
+  if (t.effect && t.effect !== taint.effect) return false;
+  if (t.key && t.key !== taint.key) return false;
+  switch (t.operator ?? '') {
+    case '':
+    case 'Equal':
+      return (t.value ?? '') === (taint.value ?? '');
+    case 'Exists':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Same key and effect (`Taint.MatchTaint`): how taints are found, added and removed. */
+export function matchTaint(a: TaintLike, b: TaintLike): boolean {
+  return a.key === b.key && a.effect === b.effect;
+}
+
+// ------------------------------------------------------------------------------ workload helpers
+// (appended for the StatefulSet, DaemonSet, Job and CronJob controllers)
+
+/**
+ * `v1helper.FindMatchingUntoleratedTaint`: the first taint accepted by `filter` that no
+ * toleration tolerates, or undefined. Source: pkg/apis/core/v1/helper/helpers.go.
+ */
+export function findUntoleratedTaint(
+  taints: readonly TaintLike[] | undefined,
+  tolerations: readonly TolerationLike[] | undefined,
+  filter: (t: TaintLike) => boolean,
+): TaintLike | undefined {
+  for (const taint of taints ?? []) {
+    if (!filter(taint)) continue;
+    if (!(tolerations ?? []).some((tol) => toleratesTaint(tol, taint))) return taint;
+  }
+  return undefined;
+}
+
+/** A `NodeSelectorRequirement` (`key`, `operator` In/NotIn/Exists/DoesNotExist/Gt/Lt, `values`). */
+export interface NodeSelectorRequirementLike {
+  key: string;
+  operator: string;
+  values?: string[];
+}
+
+/** A `NodeSelectorTerm`: requirements on node labels and on fields (only `metadata.name`). */
+export interface NodeSelectorTermLike {
+  matchExpressions?: NodeSelectorRequirementLike[];
+  matchFields?: NodeSelectorRequirementLike[];
+}
+
+function nodeRequirementMatches(r: NodeSelectorRequirementLike, value: string | undefined): boolean {
+  const values = r.values ?? [];
+  switch (r.operator) {
+    case 'In':
+      return value !== undefined && values.includes(value);
+    case 'NotIn':
+      return value === undefined || !values.includes(value);
+    case 'Exists':
+      return value !== undefined;
+    case 'DoesNotExist':
+      return value === undefined;
+    case 'Gt':
+    case 'Lt': {
+      if (value === undefined || values.length !== 1) return false;
+      const a = Number.parseInt(value, 10);
+      const b = Number.parseInt(values[0], 10);
+      if (Number.isNaN(a) || Number.isNaN(b)) return false;
+      return r.operator === 'Gt' ? a > b : a < b;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * `nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)`: the pod's `nodeSelector` (every
+ * label equal) and its required node affinity (terms ORed, requirements within a term ANDed; an
+ * empty term matches nothing; `matchFields` knows only `metadata.name`).
+ * Source: staging/src/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go.
+ */
+export function podMatchesNodeAffinity(
+  podSpec: { nodeSelector?: Record<string, string>; affinity?: { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms?: NodeSelectorTermLike[] } } } } | undefined,
+  node: KubeObject,
+): boolean {
+  const labels = node.metadata.labels ?? {};
+  for (const [k, v] of Object.entries(podSpec?.nodeSelector ?? {})) if (labels[k] !== v) return false;
+  const required = podSpec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (!required) return true;
+  const terms = required.nodeSelectorTerms ?? [];
+  return terms.some((term) => {
+    const exprs = term.matchExpressions ?? [];
+    const fields = term.matchFields ?? [];
+    if (exprs.length === 0 && fields.length === 0) return false;
+    for (const r of exprs) if (!nodeRequirementMatches(r, Object.prototype.hasOwnProperty.call(labels, r.key) ? labels[r.key] : undefined)) return false;
+    for (const r of fields) {
+      if (r.key !== 'metadata.name') return false;
+      if (!nodeRequirementMatches(r, node.metadata.name)) return false;
+    }
+    return true;
+  });
+}
+
+/** FNV-1 (not 1a) 32-bit over a string's UTF-8 bytes (Go's `hash/fnv.New32`). */
+export function fnv1_32(s: string, seed = 0x811c9dc5): number {
+  let h = seed >>> 0;
+  const step = (b: number) => {
+    h = Math.imul(h, 0x01000193) >>> 0;
+    h = (h ^ b) >>> 0;
+  };
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x80) step(c);
+    else if (c < 0x800) [0xc0 | (c >> 6), 0x80 | (c & 63)].forEach(step);
+    else if (c < 0x10000) [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63)].forEach(step);
+    else [0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63)].forEach(step);
+  }
+  return h >>> 0;
+}
+
+/**
+ * `history.HashControllerRevision`: FNV-1-32 over the revision's raw data (here: its canonical
+ * JSON, which is what Go's `json.Marshal` of the patch map produces: sorted keys), then the
+ * collision count written as a decimal string when set; printed in decimal and safe-encoded.
+ * Source: pkg/controller/history/controller_history.go.
+ */
+export function hashControllerRevision(data: unknown, collisionCount?: number): string {
+  let s = canonicalJson(data ?? {});
+  if (collisionCount !== undefined && collisionCount !== null) s += String(collisionCount);
+  return safeEncodeString(String(fnv1_32(s)));
+}
+
+/**
+ * The data a StatefulSet or DaemonSet stores in its ControllerRevisions (`getPatch`): a strategic
+ * merge patch that puts back the pod template, `{spec: {template: {..., $patch: replace}}}`.
+ * Source: pkg/controller/statefulset/stateful_set_utils.go, pkg/controller/daemon/update.go.
+ */
+export function templateRevisionData(template: unknown): { spec: { template: Record<string, unknown> } } {
+  return { spec: { template: { ...(JSON.parse(JSON.stringify(template ?? {})) as Record<string, unknown>), $patch: 'replace' } } };
+}
+
+/** The pod template stored in a `templateRevisionData` ControllerRevision (`ApplyRevision`). */
+export function templateFromRevision(revision: KubeObject): Record<string, unknown> {
+  const t = { ...((revision.data as { spec?: { template?: Record<string, unknown> } } | undefined)?.spec?.template ?? {}) };
+  delete t.$patch;
+  return JSON.parse(JSON.stringify(t)) as Record<string, unknown>;
+}
+
+/**
+ * `intstr.GetScaledValueFromIntOrPercent`: an int as is, `"25%"` of `total` rounded up or down.
+ * Source: staging/src/k8s.io/apimachinery/pkg/util/intstr/intstr.go.
+ */
+export function scaledValueFromIntOrPercent(v: number | string | undefined | null, total: number, roundUp: boolean): number {
+  if (v === undefined || v === null) return 0;
+  if (typeof v === 'number') return v;
+  const m = /^(\d+)%$/.exec(v);
+  if (!m) return Number.parseInt(v, 10) || 0;
+  const x = (Number(m[1]) * total) / 100;
+  return roundUp ? Math.ceil(x) : Math.floor(x);
+}
