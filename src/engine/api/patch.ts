@@ -17,7 +17,10 @@
  *
  * All functions are pure: inputs are never mutated, results are fresh JSON values.
  */
-import { applyPatch, type Operation } from 'fast-json-patch';
+import fastJsonPatch, { type Operation } from 'fast-json-patch';
+
+// fast-json-patch is CommonJS: Node's ESM loader exposes only its default export.
+const { applyPatch } = fastJsonPatch;
 import { ApiError, type StatusObject, type StatusReason } from './errors';
 import { deepCopy, deepEqual } from './types';
 
