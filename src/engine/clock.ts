@@ -269,13 +269,14 @@ export class Rng {
 
   /** A random RFC 4122 version-4 UUID, lowercase 8-4-4-4-12 hex (metadata.uid). */
   uuid(): string {
-    const hex = (n: number) => {
-      let s = '';
-      for (let i = 0; i < n; i++) s += this.int(0, 15).toString(16);
-      return s;
-    };
-    const variant = (8 + this.int(0, 3)).toString(16);
-    return `${hex(8)}-${hex(4)}-4${hex(3)}-${variant}${hex(3)}-${hex(12)}`;
+    // Four 32-bit draws, formatted with the version (4) and variant (10xx) bits set.
+    const w = (): string => (this.int(0, 0xffff) * 0x10000 + this.int(0, 0xffff)).toString(16).padStart(8, '0');
+    const a = w();
+    const b = w();
+    const c = w();
+    const d = w();
+    const variant = ((parseInt(c[0], 16) & 0x3) | 0x8).toString(16);
+    return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4, 8)}${d}`;
   }
 
   /** `base` ms plus up to `factor * base` ms of uniform jitter (wait.Jitter). */

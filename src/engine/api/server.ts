@@ -493,6 +493,10 @@ export class ApiServer {
       // Status writes change only status (and, as the real strategies do, nothing else).
       obj = deepCopy(old);
       obj.status = deepCopy(input.status);
+      // Deployment's status strategy resets only spec and labels: annotations written with the
+      // status are kept (how the controller sets `deployment.kubernetes.io/revision`).
+      // Source: pkg/registry/apps/deployment/strategy.go (deploymentStatusStrategy.PrepareForUpdate).
+      if (t.kind === 'Deployment' && input.metadata.annotations !== undefined) obj.metadata.annotations = deepCopy(input.metadata.annotations);
     } else {
       obj = deepCopy(input);
       if (t.status) obj.status = deepCopy(old.status);
@@ -526,11 +530,14 @@ export class ApiServer {
     this.admission.validate('UPDATE', t, obj, old);
 
     if (meta.generation !== undefined && !deepEqual(obj.spec, old.spec)) meta.generation = (old.metadata.generation ?? 0) + 1;
+    if (t.kind === 'DaemonSet') keepDaemonSetTemplateGeneration(obj, old);
     if (deepEqual(obj, old)) return deepCopy(old);
     if (opts.dryRun) return obj;
 
     // An object whose deletion was requested goes once its finalizers are gone and no grace remains.
-    if (meta.deletionTimestamp && !(meta.finalizers?.length) && !(meta.deletionGracePeriodSeconds ?? 0)) {
+    // A Namespace also waits for its spec.finalizers (ShouldDeleteNamespaceDuringUpdate).
+    const specFinalizersLeft = t.kind === 'Namespace' && (obj.spec?.finalizers ?? []).length > 0;
+    if (meta.deletionTimestamp && !(meta.finalizers?.length) && !(meta.deletionGracePeriodSeconds ?? 0) && !specFinalizersLeft) {
       const gone = this.write(t, 'DELETED', obj, old, opts.fieldManager);
       this.afterWrite(t, undefined, gone);
       return deepCopy(gone);
@@ -730,6 +737,40 @@ export class ApiServer {
     return deepCopy(stored);
   }
 
+  /**
+   * PUT `namespaces/<name>/finalize`: replace a Namespace's `spec.finalizers` (the only way to
+   * change them; what the namespace controller does once the namespace is empty). When
+   * `spec.finalizers` and `metadata.finalizers` are both empty and the namespace is being
+   * deleted, it is removed (DELETED). `resourceVersion`, when given, is a precondition (409).
+   * Throws NotFound, Conflict, Invalid (a finalizer name that is neither `kubernetes` nor
+   * qualified), or the connection-refused error.
+   * Source: pkg/registry/core/namespace/storage/storage.go (FinalizeREST,
+   * ShouldDeleteNamespaceDuringUpdate), pkg/registry/core/namespace/strategy.go (namespaceFinalizeStrategy).
+   */
+  finalizeNamespace(name: string, finalizers: string[], opts: RequestOptions & { resourceVersion?: string } = {}): KubeObject {
+    this.checkAvailable();
+    const t = this.resolveType('namespaces');
+    const old = this.store.get(typeKeyOf(t), objKey(undefined, name));
+    if (!old) throw errors.notFound('namespaces', '', name);
+    if (opts.resourceVersion && opts.resourceVersion !== old.metadata.resourceVersion) throw errors.conflict('namespaces', '', name);
+    const obj = deepCopy(old);
+    obj.spec = { ...(obj.spec ?? {}) };
+    if (finalizers.length) obj.spec.finalizers = [...finalizers];
+    else delete obj.spec.finalizers;
+    const errs = this.validate(t, obj, old);
+    if (errs.length) throw errors.invalid(t.kind, t.group, name, errs);
+    if (deepEqual(obj, old)) return deepCopy(old);
+    if (opts.dryRun) return obj;
+    const fm = opts.fieldManager ?? 'kube-controller-manager';
+    if (obj.metadata.deletionTimestamp && !finalizers.length && !(obj.metadata.finalizers?.length)) {
+      const gone = this.write(t, 'DELETED', obj, old, fm);
+      this.afterWrite(t, undefined, gone);
+      return deepCopy(gone);
+    }
+    const stored = this.write(t, 'MODIFIED', obj, old, fm);
+    return deepCopy(stored);
+  }
+
   /** GET `/scale`: an autoscaling/v1 Scale for types with a scale subresource. */
   getScale(type: string | ResourceType, namespace: string | undefined, name: string): KubeObject {
     const t = this.resolveType(type);
@@ -786,6 +827,7 @@ export class ApiServer {
 
   /** What each strategy's PrepareForCreate does to status. */
   private prepareForCreate(t: ResourceType, obj: KubeObject, uid: string): void {
+    if (t.kind === 'DaemonSet') keepDaemonSetTemplateGeneration(obj, undefined);
     switch (t.kind) {
       case 'Job':
         delete obj.status;
@@ -912,6 +954,23 @@ function generateJobSelector(job: KubeObject, uid: string): void {
     'job-name': name,
   };
   spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } };
+}
+
+/**
+ * The DaemonSet strategy's `spec.templateGeneration` (1 on create, +1 when the pod template
+ * changes), which apps/v1 carries as the annotation `deprecated.daemonset.template.generation`;
+ * the server owns it. The DaemonSet controller labels pods `pod-template-generation` with it.
+ * Source: pkg/registry/apps/daemonset/strategy.go (PrepareForCreate/PrepareForUpdate),
+ * pkg/apis/apps/v1/conversion.go.
+ */
+function keepDaemonSetTemplateGeneration(ds: KubeObject, old: KubeObject | undefined): void {
+  const key = 'deprecated.daemonset.template.generation';
+  let gen = 1;
+  if (old) {
+    gen = Number(old.metadata.annotations?.[key] ?? '1') || 1;
+    if (!deepEqual(ds.spec?.template, old.spec?.template)) gen++;
+  }
+  ds.metadata.annotations = { ...(ds.metadata.annotations ?? {}), [key]: String(gen) };
 }
 
 /** Namespaces always carry `kubernetes.io/metadata.name` (pkg/apis/core/v1/defaults.go, 1.21+). */

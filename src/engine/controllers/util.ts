@@ -331,3 +331,32 @@ export function scaledValueFromIntOrPercent(v: number | string | undefined | nul
   const x = (Number(m[1]) * total) / 100;
   return roundUp ? Math.ceil(x) : Math.floor(x);
 }
+
+/**
+ * Name of the index of objects by their controller's uid (ReplicaSets by Deployment, ...).
+ * Source: pkg/controller/replicaset/replica_set.go (`controllerUIDIndex = "controllerUID"`).
+ */
+export const CONTROLLER_UID_INDEX = 'controllerUID';
+
+/** Index function for `CONTROLLER_UID_INDEX`: the uid of the `controller: true` ownerReference. */
+export function indexObjectByControllerUid(obj: KubeObject): string[] {
+  const ref = getControllerOf(obj);
+  return ref ? [ref.uid] : [];
+}
+
+/**
+ * Name of the pod index by controller uid, with orphans under `orphanPodIndexKey(namespace)`.
+ * Source: pkg/controller/controller_utils.go (`PodControllerUIDIndex`, `AddPodControllerUIDIndexer`).
+ */
+export const POD_CONTROLLER_UID_INDEX = 'podControllerUID';
+
+/** `OrphanPodIndexKeyForNamespace`: the index value shared by a namespace's pods without a controller. */
+export function orphanPodIndexKey(namespace: string): string {
+  return `_ORPHAN_POD/${namespace}`;
+}
+
+/** Index function for `POD_CONTROLLER_UID_INDEX`: the controller's uid, or the namespace's orphan key. */
+export function indexPodByControllerUid(pod: KubeObject): string[] {
+  const ref = getControllerOf(pod);
+  return [ref ? ref.uid : orphanPodIndexKey(pod.metadata.namespace ?? '')];
+}

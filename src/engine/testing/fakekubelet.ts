@@ -94,6 +94,21 @@ function cond(type: string, status: string, reason: string, message: string, now
   return { type, status, reason, message, lastHeartbeatTime: now, lastTransitionTime: now };
 }
 
+/** The conditions a healthy kubelet posts, by type (as `makeNode` registers them). */
+function HEALTHY_CONDITIONS(now: string): Record<string, ReturnType<typeof cond>> {
+  return {
+    MemoryPressure: cond('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available', now),
+    DiskPressure: cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure', now),
+    PIDPressure: cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available', now),
+    Ready: cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', now),
+  };
+}
+
+/** A private copy of a pod (watch objects are shared). */
+function deepCopyPod(pod: KubeObject): KubeObject {
+  return JSON.parse(JSON.stringify(pod)) as KubeObject;
+}
+
 /** The fake kubelets of every node (one object, polling the API on the clock like a kubelet's sync loop). */
 export class FakeKubelet {
   private timers = new Map<string, Timer>();
@@ -147,12 +162,37 @@ export class FakeKubelet {
       this.renewLease(name);
       const n = this.o.api.get('nodes', undefined, name);
       const now = this.o.clock.rfc3339();
-      n.status.conditions = (n.status.conditions ?? []).map((c: { type: string }) =>
-        c.type === 'Ready' ? cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status', now) : { ...c, lastHeartbeatTime: now },
-      );
+      // The kubelet posts its own view of every condition again, replacing the Unknown ones the
+      // node-lifecycle-controller wrote while it was away (lastTransitionTime moves only when the
+      // status changes).
+      const healthy = HEALTHY_CONDITIONS(now);
+      n.status.conditions = (n.status.conditions ?? []).map((c: { type: string; status: string; lastTransitionTime?: string }) => {
+        const h = healthy[c.type];
+        if (!h) return { ...c, lastHeartbeatTime: now };
+        return h.status === c.status ? { ...h, lastTransitionTime: c.lastTransitionTime } : h;
+      });
       this.o.api.updateStatus(n);
-      for (const p of this.o.api.list('pods', { fieldSelector: `spec.nodeName=${name}` }).items) this.onPod('MODIFIED', p);
+      for (const p of this.o.api.list('pods', { fieldSelector: `spec.nodeName=${name}` }).items) {
+        this.onPod('MODIFIED', p);
+        this.resyncReady(p);
+      }
     });
+  }
+
+  /**
+   * The kubelet's status manager after a restart: a running pod whose Ready condition someone
+   * else set to False (the node-lifecycle-controller's MarkPodsNotReady while the node was
+   * unreachable) gets the kubelet's own view, Ready=True, posted again.
+   */
+  private resyncReady(pod: KubeObject): void {
+    if (pod.metadata.deletionTimestamp || pod.status?.phase !== 'Running') return;
+    const running = (pod.status.containerStatuses ?? []).every((cs: { ready?: boolean }) => cs.ready);
+    const conds: { type: string; status: string }[] = pod.status.conditions ?? [];
+    if (!running || !conds.some((c) => c.type === 'Ready' && c.status === 'False')) return;
+    const now = this.o.clock.rfc3339();
+    const p = deepCopyPod(pod);
+    p.status.conditions = conds.map((c) => (c.type === 'Ready' && c.status === 'False' ? { ...c, status: 'True', lastTransitionTime: now } : c));
+    this.o.api.updateStatus(p);
   }
 
   /** Stop everything (test teardown). */
