@@ -9,6 +9,8 @@
  * - DefaultTolerationSeconds (plugin/pkg/admission/defaulttolerationseconds): the two 300 s
  *   NoExecute tolerations.
  * - Priority (plugin/pkg/admission/priority): priorityClassName -> spec.priority.
+ * - DefaultStorageClass (plugin/pkg/admission/storage/storageclass/setdefault): a claim
+ *   without a class gets the default StorageClass's name at create.
  * - Service IP and NodePort allocation (pkg/registry/core/service/ipallocator and portallocator):
  *   ClusterIPs from 10.96.0.0/12, NodePorts from 30000-32767, conflicts rejected.
  *
@@ -71,10 +73,40 @@ export class Admission {
       this.setPriority(obj);
     }
     if (t.kind === 'Service') this.allocateService(obj, old);
+    if (t.kind === 'PersistentVolumeClaim' && op === 'CREATE') this.setDefaultStorageClass(obj);
   }
 
-  /** Validating admission: throws ApiError to refuse. */
-  validate(op: Operation, t: ResourceType, obj: KubeObject, old: KubeObject | undefined): void {
+  /**
+   * DefaultStorageClass (plugin/pkg/admission/storage/storageclass/setdefault): a claim created
+   * without a class (no `spec.storageClassName`, not even "", and no beta annotation) gets the
+   * default StorageClass: the newest class annotated `storageclass.kubernetes.io/is-default-class:
+   * "true"` (or the beta annotation), ties by name. No default class: the claim is left alone.
+   */
+  private setDefaultStorageClass(pvc: KubeObject): void {
+    const spec = pvc.spec ?? (pvc.spec = {});
+    if (pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] !== undefined) return;
+    if (spec.storageClassName !== undefined && spec.storageClassName !== null) return;
+    const t = this.api.registry.byResource('storageclasses')!;
+    const isDefault = (c: KubeObject) =>
+      c.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' ||
+      c.metadata.annotations?.['storageclass.beta.kubernetes.io/is-default-class'] === 'true';
+    const defaults = [...this.api.store.values(`${t.group}/${t.resource}`)].filter(isDefault);
+    defaults.sort((a, b) => {
+      const ta = a.metadata.creationTimestamp ?? '';
+      const tb = b.metadata.creationTimestamp ?? '';
+      if (ta !== tb) return ta > tb ? -1 : 1;
+      return (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1;
+    });
+    if (defaults.length) spec.storageClassName = defaults[0].metadata.name;
+  }
+
+  /**
+   * Validating admission: throws ApiError to refuse. `requestName` is the name as the request
+   * gave it (its generateName when unnamed): the ServiceAccount plugin runs before the name is
+   * generated, so its Forbidden says `pods "web-7d4b9c-" is forbidden`
+   * (staging/src/k8s.io/apiserver/pkg/admission/errors.go `extractResourceName`).
+   */
+  validate(op: Operation, t: ResourceType, obj: KubeObject, old: KubeObject | undefined, requestName?: string): void {
     const ns = obj.metadata.namespace;
     if (t.namespaced && ns && op === 'CREATE') {
       const nsObj = this.peek('namespaces', undefined, ns);
@@ -85,7 +117,7 @@ export class Admission {
         }
       }
     }
-    if (t.kind === 'Pod' && op === 'CREATE') this.checkServiceAccount(obj);
+    if (t.kind === 'Pod' && op === 'CREATE') this.checkServiceAccount(obj, requestName);
     if (t.kind === 'Service') {
       const errs = this.checkServiceAllocations(obj, old);
       if (errs.length) throw errors.invalid('Service', '', obj.metadata.name ?? '', errs);
@@ -97,7 +129,7 @@ export class Admission {
     return this.api.store.get(`${t.group}/${t.resource}`, `${t.namespaced ? (namespace ?? '') : ''}/${name}`);
   }
 
-  private checkServiceAccount(pod: KubeObject): void {
+  private checkServiceAccount(pod: KubeObject, requestName?: string): void {
     if (pod.metadata.annotations?.['kubernetes.io/config.mirror']) {
       // Mirror pods may not reference service accounts (plugin: "a mirror pod may not reference service accounts").
       return;
@@ -105,7 +137,7 @@ export class Admission {
     const sa = pod.spec?.serviceAccountName || 'default';
     const ns = pod.metadata.namespace!;
     if (!this.peek('serviceaccounts', ns, sa)) {
-      throw errors.forbidden('pods', '', pod.metadata.name ?? '', `error looking up service account ${ns}/${sa}: serviceaccount "${sa}" not found`);
+      throw errors.forbidden('pods', '', requestName ?? pod.metadata.name ?? '', `error looking up service account ${ns}/${sa}: serviceaccount "${sa}" not found`);
     }
   }
 

@@ -445,6 +445,8 @@ export class ApiServer {
     delete meta.generation;
     delete meta.managedFields;
 
+    // Admission errors name the object as the request did (its generateName when it has no name).
+    const requestName = meta.name || meta.generateName;
     if (!meta.name && meta.generateName) {
       meta.name = this.generateName(t, meta.namespace, meta.generateName);
     }
@@ -457,7 +459,7 @@ export class ApiServer {
     const errs = this.validate(t, obj, undefined);
     if (errs.length) throw errors.invalid(t.kind, t.group, meta.name ?? meta.generateName ?? '', errs);
     if (this.store.get(typeKeyOf(t), objKey(meta.namespace, meta.name!))) throw errors.alreadyExists(t.resource, t.group, meta.name!);
-    this.admission.validate('CREATE', t, obj, undefined);
+    this.admission.validate('CREATE', t, obj, undefined, requestName);
     if (opts.dryRun) return obj;
 
     meta.uid = uid;
@@ -841,6 +843,13 @@ export class ApiServer {
         return;
       case 'Pod':
         obj.status = { phase: 'Pending' };
+        // applySchedulingGatedCondition (pkg/registry/core/pod/strategy.go): a gated pod is created
+        // with PodScheduled=False, reason SchedulingGated (kubectl shows STATUS SchedulingGated).
+        if (Array.isArray(obj.spec?.schedulingGates) && obj.spec.schedulingGates.length > 0) {
+          obj.status.conditions = [
+            { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: null, reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' },
+          ];
+        }
         return;
       case 'PersistentVolumeClaim':
       case 'PersistentVolume':

@@ -1178,7 +1178,15 @@ function validateStatefulSet(o: KubeObject, errs: Errs): void {
     if (!sel.empty() && !sel.matches(obj(t.metadata).labels)) {
       errs.push(field.invalid('spec.template.metadata.labels', labelsValue(t), '`selector` does not match template `labels`'));
     }
-    validatePodTemplate(t, 'spec.template', errs);
+    // The pods get one volume per volumeClaimTemplate (the controller's `updateStorage`), so
+    // mounts may name the claim templates. (Upstream skips the pod-spec check of StatefulSet
+    // templates altogether: ValidatePodTemplateSpecForStatefulSet's TODO.)
+    const claimVolumes = arr(spec.volumeClaimTemplates)
+      .map((vct) => String(obj(vct.metadata).name ?? ''))
+      .filter((n) => n && !arr(obj(t.spec).volumes).some((v) => v.name === n))
+      .map((n) => ({ name: n, persistentVolumeClaim: { claimName: n } }));
+    const withClaims = claimVolumes.length ? { ...t, spec: { ...obj(t.spec), volumes: [...arr(obj(t.spec).volumes), ...claimVolumes] } } : t;
+    validatePodTemplate(withClaims, 'spec.template', errs);
   }
   if (t.spec?.restartPolicy !== 'Always') errs.push(field.notSupported('spec.template.spec.restartPolicy', t.spec?.restartPolicy ?? '', ['Always']));
   if (!unset(t.spec?.activeDeadlineSeconds)) errs.push(field.forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in StatefulSet is not Supported'));
@@ -1658,6 +1666,11 @@ function validatePvcUpdate(o: KubeObject, old: KubeObject, errs: Errs): void {
   const os: Obj = JSON.parse(JSON.stringify(obj(old.spec)));
   if (!os.volumeName) os.volumeName = ns.volumeName;
   if (!os.storageClassName && old.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'] === ns.storageClassName) os.storageClassName = ns.storageClassName;
+  // RetroactiveDefaultStorageClass (GA 1.28, `validateStorageClassUpgradeFromNil`): a claim created
+  // without a class may be given one later (the PV controller assigns the default class).
+  if ((os.storageClassName === undefined || os.storageClassName === null) && old.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'] === undefined && typeof ns.storageClassName === 'string' && ns.storageClassName !== '') {
+    os.storageClassName = ns.storageClassName;
+  }
   const newReq = obj(obj(ns.resources).requests);
   const oldReq = obj(obj(os.resources).requests);
   const newSize = newReq.storage;

@@ -116,6 +116,8 @@ interface GraphEvent {
   kind: string;
   /** A delete produced by the GC itself after the API said the object does not exist. */
   virtual: boolean;
+  /** For virtual deletes: how the absence was verified (kept in the absent-owner cache for traces). */
+  why?: string;
 }
 
 /** `objectReference.String()`: `[v1/ConfigMap, namespace: shop, name: owner, uid: ...]`. */
@@ -152,22 +154,29 @@ function traceRef(i: Identity): TraceObjectRef {
 /** A reference to a kind the API server does not serve (`restMappingError`): retried with backoff. */
 class RestMappingError extends Error {}
 
-/** A tiny LRU set (`ReferenceCache`). */
-class LruSet {
-  private items = new Map<string, true>();
+/**
+ * A tiny LRU (`ReferenceCache`) of owners verified absent. The value is why (for traces):
+ * `is gone`, or `is gone (the live ConfigMap of that name has uid ...)`.
+ */
+class AbsentOwnerCache {
+  private items = new Map<string, string>();
   constructor(private readonly max: number) {}
-  has(k: string): boolean {
-    if (!this.items.has(k)) return false;
+  get(k: string): string | undefined {
+    const v = this.items.get(k);
+    if (v === undefined) return undefined;
     this.items.delete(k);
-    this.items.set(k, true);
-    return true;
+    this.items.set(k, v);
+    return v;
   }
-  add(k: string): void {
+  add(k: string, why = IS_GONE): void {
     this.items.delete(k);
-    this.items.set(k, true);
+    this.items.set(k, why);
     if (this.items.size > this.max) this.items.delete(this.items.keys().next().value as string);
   }
 }
+
+const IS_GONE = 'is gone';
+const uidMismatch = (kind: string, liveUid: string | undefined) => `is gone (the live ${kind} of that name has uid ${liveUid})`;
 
 // ------------------------------------------------------------------------------ the controller
 
@@ -189,7 +198,7 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
   const resyncMs = ctx.setting('gcDiscoveryResyncMs', GC_DISCOVERY_RESYNC_MS);
 
   const uidToNode = new Map<string, GraphNode>();
-  const absentOwnerCache = new LruSet(ABSENT_OWNER_CACHE_SIZE);
+  const absentOwnerCache = new AbsentOwnerCache(ABSENT_OWNER_CACHE_SIZE);
   const monitors = new Map<string, Monitor>();
 
   const graphChanges = new RateLimitingQueue(clock, { name: `${GC_COMPONENT}-graph-changes` });
@@ -244,14 +253,14 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
     for (const [k, t] of wanted) {
       if (!monitors.has(k)) {
         addMonitor(t);
-        added.push(informerName(t));
+        added.push(t.group ? `${t.resource}.${t.group}` : t.resource);
       }
     }
     for (const [k, m] of [...monitors]) {
       if (!wanted.has(k)) {
         m.registration.remove();
         monitors.delete(k);
-        removed.push(k);
+        removed.push(m.type.group ? `${m.type.resource}.${m.type.group}` : m.type.resource);
       }
     }
     return { added, removed };
@@ -388,7 +397,7 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
     const meta = obj.metadata;
     const uid = meta.uid ?? '';
     const observed: Identity = { apiVersion: ev.apiVersion, kind: ev.kind, name: meta.name ?? '', uid, namespace: meta.namespace ?? '' };
-    let existing = uidToNode.get(uid);
+    const existing = uidToNode.get(uid);
     if (existing && !ev.virtual && existing.virtual) {
       // First informer sighting of a node known only as an owner.
       if (!sameIdentity(observed, existing.identity)) {
@@ -444,7 +453,7 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
           // Some dependents name this owner with other coordinates: keep the node for them.
           removeNode = false;
           if (matching.length > 0) {
-            absentOwnerCache.add(identityKey(observed));
+            absentOwnerCache.add(identityKey(observed), ev.why);
             for (const dep of matching) attemptToDelete.add(dep.identity.uid);
           }
           if (sameIdentity(existing.identity, observed)) {
@@ -459,7 +468,7 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
         removeNode = false;
         const [matching] = partitionDependents(existing.dependents, observed);
         if (matching.length > 0) {
-          absentOwnerCache.add(identityKey(observed));
+          absentOwnerCache.add(identityKey(observed), ev.why);
           for (const dep of matching) attemptToDelete.add(dep.identity.uid);
         }
       }
@@ -467,7 +476,7 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
     if (!removeNode) return;
     uidToNode.delete(uid);
     removeDependentFromOwners(existing, existing.owners);
-    if (existing.dependents.size > 0) absentOwnerCache.add(identityKey(observed));
+    if (existing.dependents.size > 0) absentOwnerCache.add(identityKey(observed), ev.why);
     // The owner is gone: every dependent must be looked at (its owner reference now dangles).
     for (const dep of existing.dependents) attemptToDelete.add(dep.identity.uid);
     // An owner deleting its dependents in the foreground may be done now.
@@ -478,8 +487,9 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
   };
 
   /** `enqueueVirtualDeleteEvent`. */
-  const enqueueVirtualDelete = (i: Identity) => {
+  const enqueueVirtualDelete = (i: Identity, why?: string) => {
     enqueueChange({
+      why,
       type: 'delete',
       obj: { apiVersion: i.apiVersion, kind: i.kind, metadata: { name: i.name, uid: i.uid, ...(i.namespace ? { namespace: i.namespace } : {}) } },
       apiVersion: i.apiVersion,
@@ -563,20 +573,23 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
   /** `isDangling` for one reference: [dangling, owner object (when found)]. */
   const isDangling = (ref: OwnerReference, item: GraphNode): [boolean, KubeObject | undefined, string] => {
     const coords: Identity = { apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, namespace: '' };
-    if (absentOwnerCache.has(identityKey(coords))) return [true, undefined, 'is gone'];
+    const cached = absentOwnerCache.get(identityKey(coords));
+    if (cached) return [true, undefined, cached];
     const nsKey: Identity = { ...coords, namespace: item.identity.namespace };
-    if (absentOwnerCache.has(identityKey(nsKey))) return [true, undefined, 'is gone'];
+    const cachedNs = absentOwnerCache.get(identityKey(nsKey));
+    if (cachedNs) return [true, undefined, cachedNs];
     const t = resolveKind(ref.apiVersion, ref.kind);
     const cacheKey = t.namespaced ? nsKey : coords;
     if (!item.identity.namespace && t.namespaced) throw new NamespacedOwnerOfClusterScopedObject();
     const owner = api.tryGet(t, t.namespaced ? item.identity.namespace : undefined, ref.name);
     if (!owner) {
       absentOwnerCache.add(identityKey(cacheKey));
-      return [true, undefined, 'is gone'];
+      return [true, undefined, IS_GONE];
     }
     if (owner.metadata.uid !== ref.uid) {
-      absentOwnerCache.add(identityKey(cacheKey));
-      return [true, undefined, `is gone (the live ${ref.kind} of that name has uid ${owner.metadata.uid})`];
+      const why = uidMismatch(ref.kind, owner.metadata.uid);
+      absentOwnerCache.add(identityKey(cacheKey), why);
+      return [true, undefined, why];
     }
     return [false, owner, ''];
   };
@@ -611,13 +624,16 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
       throw e;
     }
     if (latest.metadata.uid !== item.identity.uid) {
-      enqueueVirtualDelete(item.identity);
+      enqueueVirtualDelete(item.identity, uidMismatch(item.identity.kind, latest.metadata.uid));
       throw new VirtualDeleteEnqueued();
     }
     if (item.deletingDependents) {
       processDeletingDependents(item);
       return;
     }
+    // Already being deleted (our own earlier delete, not yet seen by the graph): nothing to do.
+    // (The real GC issues the same delete again here; the outcome is the same.)
+    if (latest.metadata.deletionTimestamp) return;
     const refs = latest.metadata.ownerReferences ?? [];
     if (refs.length === 0) return;
 

@@ -18,10 +18,13 @@ import { newTaintEvictionController } from './tainteviction';
 import { newPodGCController } from './podgc';
 import { newServiceAccountController } from './serviceaccount';
 import { newPersistentVolumeBinderController } from './persistentvolume';
+import { newRootCACertPublisher } from './rootcacertpublisher';
+import { newTTLAfterFinishedController } from './ttlafterfinished';
 
 /** Every controller of kube-controller-manager, by its `--controllers` name. */
 export const KUBE_CONTROLLERS: Readonly<Record<string, ControllerFactory>> = {
   serviceaccount: newServiceAccountController,
+  'root-ca-certificate-publisher': newRootCACertPublisher,
   namespace: newNamespaceController,
   'garbage-collector': newGarbageCollector,
   replicaset: newReplicaSetController,
@@ -30,6 +33,7 @@ export const KUBE_CONTROLLERS: Readonly<Record<string, ControllerFactory>> = {
   daemonset: newDaemonSetController,
   job: newJobController,
   cronjob: newCronJobController,
+  'ttl-after-finished': newTTLAfterFinishedController,
   endpointslice: newEndpointSliceController,
   'node-lifecycle': newNodeLifecycleController,
   'taint-eviction-controller': newTaintEvictionController,

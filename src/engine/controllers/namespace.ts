@@ -8,7 +8,8 @@
  * (`namespaceDeletionGracePeriod`), and again on every retry:
  *   1. deletes every namespaced resource type in the namespace (a DELETECOLLECTION per type,
  *      propagationPolicy Background; list + delete each when deletecollection is not served);
- *   2. lists what is left. Pods terminate gracefully, so while a pod's grace period has not
+ *   2. lists what is left (through the API, as the real deleter does with its metadata client:
+ *      it must see the truth, not a cache). Pods terminate gracefully, so while a pod's grace period has not
  *      elapsed since the namespace's deletion it waits (`estimate`, requeued after
  *      estimate/2 + 1 s); objects held by finalizers give a 15 s estimate; anything else left
  *      is an error (`unexpected items still remain ...`, retried with backoff);

@@ -557,7 +557,9 @@ export function newNodeLifecycleController(ctx: ControllerContext): Controller {
       currentReady = getCondition(status, 'Ready');
       if (!deepEqual(currentReady, observed)) {
         const silentS = Math.round((now() - health.probeTimestamp) / 1000);
-        api.updateStatus(node, { fieldManager: 'kube-controller-manager' });
+        const written = api.updateStatus(node, { fieldManager: 'kube-controller-manager' });
+        // Later writes of this pass (taints) start from what was just written.
+        node.metadata.resourceVersion = written.metadata.resourceVersion;
         trace(`${name}: no heartbeat for ${silentS}s (grace ${grace / 1000}s) -> Ready=Unknown: ${currentReady?.message}`, node);
         healths.set(name, { status, probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: now(), lease });
       }

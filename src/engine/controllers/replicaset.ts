@@ -41,6 +41,7 @@ import {
   getControllerOf,
   indexObjectByControllerUid,
   indexPodByControllerUid,
+  isNamespaceTerminatingError,
   isPodActive,
   isPodAvailable,
   isPodReady,
@@ -479,7 +480,7 @@ export function newReplicaSetController(ctx: ControllerContext): Controller {
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       // Any create in a terminating namespace fails: nothing to report, nothing to retry.
-      if (isNamespaceTerminating(e)) return undefined;
+      if (isNamespaceTerminatingError(e)) return undefined;
       recorder.event(rs, 'Warning', REASON.failedCreate, `Error creating: ${e.message}`);
       return e;
     }
@@ -534,7 +535,13 @@ export function newReplicaSetController(ctx: ControllerContext): Controller {
     ) {
       return rs;
     }
-    const next = { ...status, ...(rs.metadata.generation ? { observedGeneration: rs.metadata.generation } : {}) };
+    // Save the generation acted on (JSON field order of the Go struct: counts, observedGeneration, conditions).
+    const { conditions, ...counts } = status;
+    const next: ReplicaSetStatus = {
+      ...counts,
+      ...(rs.metadata.generation ? { observedGeneration: rs.metadata.generation } : {}),
+      ...(conditions ? { conditions } : {}),
+    };
     let target = rs;
     for (let i = 0; ; i++) {
       try {
@@ -600,10 +607,6 @@ function selectorOf(obj: KubeObject): Selector | null {
     selectorCache.set(ls, sel);
   }
   return sel;
-}
-
-function isNamespaceTerminating(e: ApiError): boolean {
-  return e.code === 403 && e.message.includes('because it is being terminated');
 }
 
 /**

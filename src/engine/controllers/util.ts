@@ -360,3 +360,13 @@ export function indexPodByControllerUid(pod: KubeObject): string[] {
   const ref = getControllerOf(pod);
   return [ref ? ref.uid : orphanPodIndexKey(pod.metadata.namespace ?? '')];
 }
+
+/**
+ * True for the Forbidden a create gets in a namespace that is being deleted
+ * (`apierrors.HasStatusCause(err, v1.NamespaceTerminatingCause)`): controllers drop the item
+ * instead of retrying. Message source: plugin/pkg/admission/namespace/lifecycle/admission.go.
+ */
+export function isNamespaceTerminatingError(e: unknown): boolean {
+  const err = e as { code?: number; message?: string } | undefined;
+  return !!err && err.code === 403 && typeof err.message === 'string' && err.message.includes('because it is being terminated');
+}

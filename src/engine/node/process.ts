@@ -48,6 +48,12 @@ export interface ProcessContext {
   log(line: string): void;
   /** Change the resident memory (bytes); the owner may enforce a limit (the OOM killer). */
   setMemory(bytes: number): void;
+  /**
+   * sd_notify(3): tell the supervisor about the service's state, e.g. `READY=1` when a
+   * `Type=notify` unit (containerd) has finished starting, `STATUS=...`. A no-op for processes
+   * nobody listens to (containers).
+   */
+  notify?(state: string): void;
   /** True until the process has exited. */
   readonly alive: boolean;
 }
@@ -102,6 +108,8 @@ export interface SpawnOptions {
   onExit?: (status: ExitStatus, p: Process) => void;
   /** Told when memory changes (for limits). */
   onMemory?: (bytes: number, p: Process) => void;
+  /** Told about sd_notify messages (`READY=1`); systemd listens for its units. */
+  onNotify?: (state: string, p: Process) => void;
 }
 
 interface Entry {
@@ -146,6 +154,9 @@ export class ProcessTable {
         if (proc.exitStatus) return;
         proc.memoryBytes = bytes;
         opts.onMemory?.(bytes, proc);
+      },
+      notify: (state) => {
+        if (!proc.exitStatus) opts.onNotify?.(state, proc);
       },
       get alive() {
         return !proc.exitStatus;

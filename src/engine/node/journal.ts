@@ -1,0 +1,257 @@
+/**
+ * The systemd journal of one node, and the time formats systemd's tools print.
+ *
+ * A kind node runs systemd-journald; every unit's stdout/stderr and PID 1's own messages about
+ * units land there, and `journalctl -u kubelet` shows them in journalctl's default `short`
+ * format (journalctl(1), OUTPUT MODES):
+ *
+ *     Jan 05 06:00:10 k8s-lab-worker systemd[1]: Started kubelet.service - kubelet: The Kubernetes Node Agent.
+ *     Jan 05 06:00:10 k8s-lab-worker kubelet[235]: I0105 06:00:10.123456     235 server.go:...] ...
+ *
+ * Timestamps are the virtual clock (`Clock.epochMs + now`), printed in UTC (kind nodes run
+ * with TZ unset, i.e. UTC). Nothing here uses `Date`: calendar fields come from
+ * `formatRfc3339` in clock.ts.
+ *
+ * Storage: kind node containers mount a tmpfs on /run and Debian's journald keeps its files in
+ * /run/log/journal when /var/log/journal does not exist (journald.conf(5) `Storage=auto`), so
+ * the journal is volatile: the machine clears it on every boot (`Journal.clear`).
+ */
+import { formatRfc3339 } from '../clock';
+
+/** Calendar fields of a Unix time in UTC. `weekday`: 0 = Sunday. */
+export interface CivilTime {
+  year: number;
+  /** 1-12 */
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  ms: number;
+  weekday: number;
+}
+
+/** English month abbreviations as strftime `%b` prints them in the C locale. */
+export const MONTH_ABBR = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+/** English weekday abbreviations as strftime `%a` prints them in the C locale. */
+export const WEEKDAY_ABBR = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
+
+/** Split a Unix time (ms) into UTC calendar fields, without `Date`. */
+export function civilTime(unixMs: number): CivilTime {
+  const s = formatRfc3339(unixMs, true); // 2026-01-05T06:00:10.123000Z
+  const days = Math.floor(Math.floor(unixMs / 1000) / 86400);
+  return {
+    year: +s.slice(0, 4),
+    month: +s.slice(5, 7),
+    day: +s.slice(8, 10),
+    hour: +s.slice(11, 13),
+    minute: +s.slice(14, 16),
+    second: +s.slice(17, 19),
+    ms: +s.slice(20, 23),
+    // 1970-01-01 was a Thursday (4).
+    weekday: (((days + 4) % 7) + 7) % 7,
+  };
+}
+
+const p2 = (n: number): string => String(n).padStart(2, '0');
+
+/** `Jan 05 06:00:10`: the timestamp of journalctl's `short` output format (UTC). */
+export function formatJournalTime(unixMs: number): string {
+  const c = civilTime(unixMs);
+  return `${MONTH_ABBR[c.month - 1]} ${p2(c.day)} ${p2(c.hour)}:${p2(c.minute)}:${p2(c.second)}`;
+}
+
+/**
+ * `Mon 2026-01-05 06:00:10 UTC`: systemd's default timestamp style (`FORMAT_TIMESTAMP`,
+ * src/basic/time-util.c, "%a %Y-%m-%d %H:%M:%S %Z"), as `systemctl status` prints after `since`.
+ */
+export function formatSystemdTimestamp(unixMs: number): string {
+  const c = civilTime(unixMs);
+  return `${WEEKDAY_ABBR[c.weekday]} ${c.year}-${p2(c.month)}-${p2(c.day)} ${p2(c.hour)}:${p2(c.minute)}:${p2(c.second)} UTC`;
+}
+
+const SEC = 1000;
+const MIN = 60 * SEC;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+const WEEK = 7 * DAY;
+/** systemd's USEC_PER_MONTH / USEC_PER_YEAR (src/basic/time-util.h): 30.44 and 365.25 days. */
+const MONTH = 2629800 * SEC;
+const YEAR = 31557600 * SEC;
+
+/**
+ * `5min ago`, `1min 30s ago`, `3s ago`, `now`: systemd's `format_timestamp_relative`
+ * (src/basic/time-util.c) for a time `deltaMs` in the past (negative: `left`).
+ */
+export function formatRelative(deltaMs: number): string {
+  const suffix = deltaMs >= 0 ? 'ago' : 'left';
+  const d = Math.abs(deltaMs);
+  const pl = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+  if (d >= YEAR) return `${pl(Math.floor(d / YEAR), 'year', 'years')} ${pl(Math.floor((d % YEAR) / MONTH), 'month', 'months')} ${suffix}`;
+  if (d >= MONTH) return `${pl(Math.floor(d / MONTH), 'month', 'months')} ${pl(Math.floor((d % MONTH) / DAY), 'day', 'days')} ${suffix}`;
+  if (d >= WEEK) return `${pl(Math.floor(d / WEEK), 'week', 'weeks')} ${pl(Math.floor((d % WEEK) / DAY), 'day', 'days')} ${suffix}`;
+  if (d >= 2 * DAY) return `${Math.floor(d / DAY)} days ${suffix}`;
+  if (d >= 25 * HOUR) return `1 day ${Math.floor((d - DAY) / HOUR)}h ${suffix}`;
+  if (d >= 6 * HOUR) return `${Math.floor(d / HOUR)}h ${suffix}`;
+  if (d >= HOUR) return `${Math.floor(d / HOUR)}h ${Math.floor((d % HOUR) / MIN)}min ${suffix}`;
+  if (d >= 5 * MIN) return `${Math.floor(d / MIN)}min ${suffix}`;
+  if (d >= MIN) return `${Math.floor(d / MIN)}min ${Math.floor((d % MIN) / SEC)}s ${suffix}`;
+  if (d >= SEC) return `${Math.floor(d / SEC)}s ${suffix}`;
+  if (d >= 1) return `${Math.floor(d)}ms ${suffix}`;
+  return 'now';
+}
+
+/** One journal record (the fields of journal-fields(7) this simulation needs). */
+export interface JournalEntry {
+  /** Position in the journal (the cursor): strictly increasing. */
+  readonly seq: number;
+  /** Virtual ms (clock time) the record was written. */
+  readonly at: number;
+  /** `_HOSTNAME` at the time of writing (the node name). */
+  readonly hostname: string;
+  /** `SYSLOG_IDENTIFIER`: `systemd` for PID 1, the process name (`kubelet`) for unit output. */
+  readonly identifier: string;
+  /** `_PID` of the writer. */
+  readonly pid: number;
+  /** `_SYSTEMD_UNIT`: the unit whose process wrote this line (service output). */
+  readonly unit?: string;
+  /** `UNIT=`: the unit PID 1 is talking about (`Started kubelet.service ...`). */
+  readonly objectUnit?: string;
+  /** `MESSAGE`. */
+  readonly message: string;
+  /** syslog priority 0-7 (6 = info); journalctl's short format does not print it. */
+  readonly priority: number;
+}
+
+/** Fields a writer supplies; the journal adds `seq`, `at` and `hostname`. */
+export type JournalRecord = Omit<JournalEntry, 'seq' | 'at' | 'hostname' | 'priority'> & { priority?: number };
+
+/** Filter of `Journal.entries`. */
+export interface JournalQuery {
+  /** `-u UNIT`: entries written by the unit's processes or by PID 1 about the unit. */
+  unit?: string;
+  /** Only entries with `seq >= sinceSeq` (a cursor, e.g. the unit's last start). */
+  sinceSeq?: number;
+  /** `-n N`: the last N entries (after the other filters). */
+  lines?: number;
+}
+
+/**
+ * The journal. Entries are kept in memory in write order; listeners (`journalctl -f`, the UI's
+ * log pane) hear each new entry synchronously.
+ */
+export class Journal {
+  private list: JournalEntry[] = [];
+  private nextSeq = 1;
+  private listeners = new Set<(e: JournalEntry) => void>();
+
+  /**
+   * @param now virtual ms (the clock's `now`)
+   * @param epochMs Unix ms of virtual time 0 (`Clock.epochMs`), for printing
+   * @param hostname the node's hostname (kind: the node/container name)
+   */
+  constructor(
+    private readonly now: () => number,
+    readonly epochMs: number,
+    public hostname: string,
+  ) {}
+
+  /** Append a record; returns the stored entry. */
+  append(r: JournalRecord): JournalEntry {
+    const e: JournalEntry = { priority: 6, ...r, seq: this.nextSeq++, at: this.now(), hostname: this.hostname };
+    this.list.push(e);
+    for (const l of this.listeners) l(e);
+    return e;
+  }
+
+  /** The cursor the next entry will get (for "entries since now" queries). */
+  cursor(): number {
+    return this.nextSeq;
+  }
+
+  /** Entries matching `q`, oldest first. */
+  entries(q: JournalQuery = {}): JournalEntry[] {
+    const unit = q.unit ? normalizeUnitName(q.unit) : undefined;
+    let out = this.list.filter(
+      (e) => (q.sinceSeq === undefined || e.seq >= q.sinceSeq) && (!unit || e.unit === unit || e.objectUnit === unit),
+    );
+    if (q.lines !== undefined) out = q.lines <= 0 ? [] : out.slice(-q.lines);
+    return out;
+  }
+
+  /** One entry in journalctl's `short` format: `Jan 05 06:00:10 host ident[pid]: message`. */
+  format(e: JournalEntry): string {
+    return `${formatJournalTime(this.epochMs + e.at)} ${e.hostname} ${e.identifier}[${e.pid}]: ${e.message}`;
+  }
+
+  /** Drop everything (the volatile journal after a reboot). Cursors keep increasing. */
+  clear(): void {
+    this.list = [];
+  }
+
+  /** Hear every new entry; returns the unsubscribe function. */
+  subscribe(listener: (e: JournalEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+/** `kubelet` -> `kubelet.service` (systemctl/journalctl accept unit names without a suffix). */
+export function normalizeUnitName(name: string): string {
+  return /\.(service|socket|target|slice|mount|timer|path|scope|device|swap|automount)$/.test(name) ? name : `${name}.service`;
+}
+
+/** What a node command prints and returns (a line of the playground shell run on a node). */
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/**
+ * `journalctl [-u UNIT]... [-n N|--lines=N] [--no-pager] [-q] [-o short]`, as journalctl 252
+ * prints it without a terminal (no pager, no colour, long lines not truncated).
+ * No matching entries: `-- No entries --`. `-f` is answered with the current lines only
+ * (following is the host's business: subscribe to the journal). Unknown options give
+ * journalctl's `journalctl: unrecognized option '--x'` and exit 1.
+ */
+export function journalctl(journal: Journal, argv: readonly string[]): CommandResult {
+  const units: string[] = [];
+  let lines: number | undefined;
+  let quiet = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const take = (): string | undefined => argv[++i];
+    if (a === '-u' || a === '--unit') {
+      const v = take();
+      if (v === undefined) return { stdout: '', stderr: `journalctl: option requires an argument -- 'u'\n`, exitCode: 1 };
+      units.push(v);
+    } else if (a.startsWith('--unit=')) units.push(a.slice(7));
+    else if (/^-u.+/.test(a)) units.push(a.slice(2));
+    else if (a === '-n' || a === '--lines') {
+      const v = take();
+      lines = v === undefined || v === 'all' ? undefined : Number(v);
+    } else if (a.startsWith('--lines=')) lines = Number(a.slice(8));
+    else if (/^-n\d+$/.test(a)) lines = Number(a.slice(2));
+    else if (a === '-e' || a === '--pager-end') lines = lines ?? 1000;
+    else if (a === '-q' || a === '--quiet') quiet = true;
+    else if (a === '--no-pager' || a === '-f' || a === '--follow' || a === '-x' || a === '--catalog' || a === '-xe' || a === '-xeu' || a === '-b' || a === '--boot') {
+      if (a === '-xeu') {
+        const v = take();
+        if (v !== undefined) units.push(v);
+        lines = lines ?? 1000;
+      }
+    } else if (a === '-o' || a === '--output') {
+      const v = take();
+      if (v !== 'short') return { stdout: '', stderr: `journalctl: output mode ${v ?? ''} is not supported here\n`, exitCode: 1 };
+    } else if (a === '-oshort' || a === '--output=short') {
+      /* default */
+    } else return { stdout: '', stderr: `journalctl: unrecognized option '${a}'\n`, exitCode: 1 };
+  }
+  if (lines !== undefined && !Number.isFinite(lines)) return { stdout: '', stderr: 'Failed to parse lines\n', exitCode: 1 };
+  const wanted = new Set(units.map(normalizeUnitName));
+  let entries = journal.entries().filter((e) => wanted.size === 0 || (e.unit && wanted.has(e.unit)) || (e.objectUnit && wanted.has(e.objectUnit)));
+  if (lines !== undefined) entries = lines <= 0 ? [] : entries.slice(-lines);
+  if (entries.length === 0) return { stdout: quiet ? '' : '-- No entries --\n', stderr: '', exitCode: 0 };
+  return { stdout: entries.map((e) => journal.format(e) + '\n').join(''), stderr: '', exitCode: 0 };
+}
