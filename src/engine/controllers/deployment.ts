@@ -61,10 +61,13 @@ export const CONCURRENT_DEPLOYMENT_SYNCS = 5;
 /** `revision-history` is kept under 2000 characters. Source: sync.go (`maxRevHistoryLengthInChars`). */
 export const MAX_REV_HISTORY_LENGTH_IN_CHARS = 2000;
 
-/** Annotations on ReplicaSets (and the revision on the Deployment). Source: util/deployment_util.go. */
+/** A ReplicaSet's rollout sequence number, mirrored on the Deployment. Source: util/deployment_util.go (`RevisionAnnotation`). */
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
+/** Earlier revisions of a reused (rolled-back-to) ReplicaSet, comma-separated. Source: deployment_util.go (`RevisionHistoryAnnotation`). */
 export const REVISION_HISTORY_ANNOTATION = 'deployment.kubernetes.io/revision-history';
+/** The Deployment's spec.replicas when the ReplicaSet was last sized. Source: deployment_util.go (`DesiredReplicasAnnotation`). */
 export const DESIRED_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/desired-replicas';
+/** replicas + maxSurge when the ReplicaSet was last sized (proportional scaling). Source: deployment_util.go (`MaxReplicasAnnotation`). */
 export const MAX_REPLICAS_ANNOTATION = 'deployment.kubernetes.io/max-replicas';
 
 /** Label added to a ReplicaSet's selector, labels and template. Source: apps/v1 `DefaultDeploymentUniqueLabelKey`. */

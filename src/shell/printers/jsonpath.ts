@@ -487,6 +487,7 @@ function basicKind(x: Val): BasicKind {
 
 /** client-go third_party/forked/golang/template funcs.go `eq`, `lt` and friends. */
 function compare(op: string, l: Val, r: Val): boolean {
+  if (!['==', '!=', '<', '<=', '>', '>='].includes(op)) throw new JsonPathError(`unrecognized filter operator ${op}`);
   const k1 = basicKind(l);
   const k2 = basicKind(r);
   const intLike = (k: BasicKind) => k === 'int' || k === 'uint';

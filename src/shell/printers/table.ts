@@ -14,9 +14,11 @@
 import type { KubeObject } from '../../engine/api/types';
 import { goSprint } from './gofmt';
 
-/** kubectl's tabwriter settings (cli-runtime printers/tabwriter.go). */
+/** kubectl's tabwriter minimum column width, padding included (cli-runtime printers/tabwriter.go). */
 export const TABWRITER_MIN_WIDTH = 6;
+/** kubectl's tabwriter tab width (unused: kubectl pads with spaces, not tabs). */
 export const TABWRITER_TAB_WIDTH = 4;
+/** kubectl's tabwriter padding: spaces added after the widest cell of a column. */
 export const TABWRITER_PADDING = 3;
 
 /** Number of Unicode code points (Go's `utf8.RuneCount`, what the tabwriter measures). */
