@@ -590,7 +590,8 @@ export class FileSystem {
     if (dstNode?.node.type === 'dir') {
       dstPath = joinPath(dstNode.path, sp.name);
       shownDst = joinPath(dst, sp.name);
-    }
+    } else if (dst.endsWith('/') && node.type !== 'dir')
+      throw new FsError('ENOTDIR', dstPath, `mv: cannot move ${shellQuote(src)} to ${shellQuote(dst)}: ${ERRNO_TEXT.ENOTDIR}`);
     if (node.type === 'dir' && (dstPath === srcNorm || dstPath.startsWith(srcNorm + '/'))) {
       if (dstPath === srcNorm) return;
       throw new FsError('EINVAL', dstPath, `mv: cannot move ${shellQuote(src)} to a subdirectory of itself, ${shellQuote(shownDst)}`);
@@ -633,7 +634,8 @@ export class FileSystem {
     if (d?.node.type === 'dir') {
       dstPath = joinPath(d.path, basename(src));
       shownDst = joinPath(dst, basename(src));
-    }
+    } else if (dst.endsWith('/') && r.node.type !== 'dir')
+      throw new FsError('ENOTDIR', dstPath, `cp: cannot create regular file ${shellQuote(dst)}: ${ERRNO_TEXT.ENOTDIR}`);
     if (r.node.type === 'dir' && (dstPath === r.path || dstPath.startsWith(r.path + '/')))
       throw new FsError('EINVAL', dstPath, `cp: cannot copy a directory, ${shellQuote(src)}, into itself, ${shellQuote(shownDst)}`);
     const clone = (n: FsNode): FsNode => {

@@ -211,7 +211,7 @@ export interface CommandResult {
 /**
  * `journalctl [-u UNIT]... [-n N|--lines=N] [--no-pager] [-q] [-o short]`, as journalctl 252
  * prints it without a terminal (no pager, no colour, long lines not truncated).
- * No matching entries: `-- No entries --`. `-f` is answered with the current lines only
+ * No matching entries: `-- No entries --`. `-x`, `-e`, `-b`, `--no-pager` are accepted; `-f` is answered with the current lines only
  * (following is the host's business: subscribe to the journal). Unknown options give
  * journalctl's `journalctl: unrecognized option '--x'` and exit 1.
  */
@@ -219,34 +219,42 @@ export function journalctl(journal: Journal, argv: readonly string[]): CommandRe
   const units: string[] = [];
   let lines: number | undefined;
   let quiet = false;
+  const bad = (msg: string): CommandResult => ({ stdout: '', stderr: `journalctl: ${msg}\n`, exitCode: 1 });
+  const setLines = (v: string | undefined): void => {
+    lines = v === undefined || v === 'all' ? undefined : Number(v);
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const take = (): string | undefined => argv[++i];
-    if (a === '-u' || a === '--unit') {
-      const v = take();
-      if (v === undefined) return { stdout: '', stderr: `journalctl: option requires an argument -- 'u'\n`, exitCode: 1 };
-      units.push(v);
-    } else if (a.startsWith('--unit=')) units.push(a.slice(7));
-    else if (/^-u.+/.test(a)) units.push(a.slice(2));
-    else if (a === '-n' || a === '--lines') {
-      const v = take();
-      lines = v === undefined || v === 'all' ? undefined : Number(v);
-    } else if (a.startsWith('--lines=')) lines = Number(a.slice(8));
-    else if (/^-n\d+$/.test(a)) lines = Number(a.slice(2));
-    else if (a === '-e' || a === '--pager-end') lines = lines ?? 1000;
-    else if (a === '-q' || a === '--quiet') quiet = true;
-    else if (a === '--no-pager' || a === '-f' || a === '--follow' || a === '-x' || a === '--catalog' || a === '-xe' || a === '-xeu' || a === '-b' || a === '--boot') {
-      if (a === '-xeu') {
-        const v = take();
-        if (v !== undefined) units.push(v);
-        lines = lines ?? 1000;
-      }
-    } else if (a === '-o' || a === '--output') {
-      const v = take();
-      if (v !== 'short') return { stdout: '', stderr: `journalctl: output mode ${v ?? ''} is not supported here\n`, exitCode: 1 };
-    } else if (a === '-oshort' || a === '--output=short') {
-      /* default */
-    } else return { stdout: '', stderr: `journalctl: unrecognized option '${a}'\n`, exitCode: 1 };
+    if (a.startsWith('--')) {
+      const [name, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+      if (name === '--unit') {
+        const v = inline ?? argv[++i];
+        if (v === undefined) return bad("option '--unit' requires an argument");
+        units.push(v);
+      } else if (name === '--lines') setLines(inline ?? argv[++i]);
+      else if (name === '--output') {
+        const v = inline ?? argv[++i];
+        if (v !== 'short') return bad(`output mode ${v ?? ''} is not supported here`);
+      } else if (name === '--quiet') quiet = true;
+      else if (name === '--pager-end') lines = lines ?? 1000;
+      else if (!['--no-pager', '--follow', '--catalog', '--boot', '--no-hostname', '--full', '--all'].includes(name)) return bad(`unrecognized option '${a}'`);
+      continue;
+    }
+    if (!a.startsWith('-') || a === '-') return bad(`unexpected argument '${a}'`);
+    // Short options, possibly combined (`-xeu kubelet`, `-n20`).
+    for (let k = 1; k < a.length; k++) {
+      const c = a[k];
+      if (c === 'u' || c === 'n' || c === 'o') {
+        const v = k + 1 < a.length ? a.slice(k + 1) : argv[++i];
+        if (v === undefined) return bad(`option requires an argument -- '${c}'`);
+        if (c === 'u') units.push(v);
+        else if (c === 'n') setLines(v);
+        else if (v !== 'short') return bad(`output mode ${v} is not supported here`);
+        break;
+      } else if (c === 'e') lines = lines ?? 1000;
+      else if (c === 'q') quiet = true;
+      else if (!'xfbla'.includes(c)) return bad(`invalid option -- '${c}'`);
+    }
   }
   if (lines !== undefined && !Number.isFinite(lines)) return { stdout: '', stderr: 'Failed to parse lines\n', exitCode: 1 };
   const wanted = new Set(units.map(normalizeUnitName));

@@ -102,8 +102,8 @@ export interface SpawnOptions {
   program: Program;
   /** Initial memory (bytes). */
   memoryBytes?: number;
-  /** Told about output lines. */
-  onLog?: (line: string) => void;
+  /** Told about output lines (with the process, which exists already while `start` runs). */
+  onLog?: (line: string, p: Process) => void;
   /** Told when the process ends (the parent reaping it). */
   onExit?: (status: ExitStatus, p: Process) => void;
   /** Told when memory changes (for limits). */
@@ -149,7 +149,7 @@ export class ProcessTable {
       pid,
       clock: this.clock,
       exit: (code, reason) => table.finish(pid, { code, ...(reason ? { reason } : {}) }),
-      log: (line) => opts.onLog?.(line),
+      log: (line) => opts.onLog?.(line, proc),
       setMemory: (bytes) => {
         if (proc.exitStatus) return;
         proc.memoryBytes = bytes;
