@@ -270,7 +270,7 @@ export class Rng {
   /** A random RFC 4122 version-4 UUID, lowercase 8-4-4-4-12 hex (metadata.uid). */
   uuid(): string {
     // Four 32-bit draws, formatted with the version (4) and variant (10xx) bits set.
-    const w = (): string => (this.int(0, 0xffff) * 0x10000 + this.int(0, 0xffff)).toString(16).padStart(8, '0');
+    const w = (): string => (this.gen.next() >>> 0).toString(16).padStart(8, '0');
     const a = w();
     const b = w();
     const c = w();

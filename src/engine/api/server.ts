@@ -78,6 +78,15 @@ export interface WriteRecord {
   fieldManager?: string;
 }
 
+/** The `Status` a successful subresource call (binding) answers with. */
+export interface StatusSuccess {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Success';
+  code: number;
+}
+
 /** What the API can be: running, down (connection refused), or running without etcd. */
 export type Availability = 'up' | 'down' | 'etcd-unreachable';
 
@@ -490,19 +499,9 @@ export class ApiServer {
     if (input.metadata.uid && input.metadata.uid !== old.metadata.uid) {
       throw errors.conflict(t.resource, t.group, name, `Precondition failed: UID in precondition: ${input.metadata.uid}, UID in object meta: ${old.metadata.uid}`);
     }
-    let obj: KubeObject;
-    if (opts.subresource === 'status') {
-      // Status writes change only status (and, as the real strategies do, nothing else).
-      obj = deepCopy(old);
-      obj.status = deepCopy(input.status);
-      // Deployment's status strategy resets only spec and labels: annotations written with the
-      // status are kept (how the controller sets `deployment.kubernetes.io/revision`).
-      // Source: pkg/registry/apps/deployment/strategy.go (deploymentStatusStrategy.PrepareForUpdate).
-      if (t.kind === 'Deployment' && input.metadata.annotations !== undefined) obj.metadata.annotations = deepCopy(input.metadata.annotations);
-    } else {
-      obj = deepCopy(input);
-      if (t.status) obj.status = deepCopy(old.status);
-    }
+    if (opts.subresource === 'status') return this.writeStatus(t, old, input, opts);
+    const obj = deepCopy(input);
+    if (t.status) obj.status = deepCopy(old.status);
     const meta = obj.metadata;
     // Server-owned metadata is carried over from the stored object.
     meta.namespace = ns;
@@ -544,6 +543,31 @@ export class ApiServer {
       this.afterWrite(t, undefined, gone);
       return deepCopy(gone);
     }
+    const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager);
+    this.afterWrite(t, stored, undefined);
+    return deepCopy(stored);
+  }
+
+  /**
+   * The `/status` write: only status changes (plus annotations for Deployments), as the status
+   * strategies' PrepareForUpdate does. The new object shares its spec and the rest with the
+   * stored one (stored objects are immutable), which keeps the most frequent write in a cluster
+   * (kubelets and controllers reporting status) cheap. Spec validation is skipped: the spec is the
+   * stored one. Custom resources are still checked against their schema.
+   */
+  private writeStatus(t: ResourceType, old: KubeObject, input: KubeObject, opts: RequestOptions): KubeObject {
+    const obj: KubeObject = { ...old, metadata: { ...old.metadata }, status: deepCopy(input.status) };
+    if (obj.status === undefined) delete obj.status;
+    // Deployment's status strategy resets only spec and labels: annotations written with the
+    // status are kept (how the controller sets `deployment.kubernetes.io/revision`).
+    // Source: pkg/registry/apps/deployment/strategy.go (deploymentStatusStrategy.PrepareForUpdate).
+    if (t.kind === 'Deployment' && input.metadata.annotations !== undefined) obj.metadata.annotations = deepCopy(input.metadata.annotations);
+    if (t.custom) {
+      const errs = this.validate(t, obj, old);
+      if (errs.length) throw errors.invalid(t.kind, t.group, old.metadata.name ?? '', errs);
+    }
+    if (deepEqual(obj.status, old.status) && deepEqual(obj.metadata.annotations, old.metadata.annotations)) return deepCopy(old);
+    if (opts.dryRun) return deepCopy(obj);
     const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager);
     this.afterWrite(t, stored, undefined);
     return deepCopy(stored);
@@ -716,7 +740,7 @@ export class ApiServer {
    * the PodScheduled=True condition. A pod already bound, or being deleted, is refused.
    * Source: pkg/registry/core/pod/storage/storage.go (BindingREST, assignPod, setPodNodeAndMetadata).
    */
-  bind(namespace: string, podName: string, nodeName: string, opts: RequestOptions = {}): KubeObject {
+  bind(namespace: string, podName: string, nodeName: string, opts: RequestOptions = {}): StatusSuccess {
     this.checkAvailable();
     const t = this.resolveType('pods');
     const old = this.store.get(typeKeyOf(t), objKey(namespace, podName));
@@ -727,16 +751,15 @@ export class ApiServer {
     if (old.spec?.nodeName) {
       throw errors.conflict('pods', '', podName).withMessage(`Operation cannot be fulfilled on pods/binding "${podName}": pod ${podName} is already assigned to node "${old.spec.nodeName}"`);
     }
-    const obj = deepCopy(old);
-    obj.spec.nodeName = nodeName;
-    const conds: { type: string; status: string; lastProbeTime: null; lastTransitionTime: string }[] = (obj.status?.conditions ?? []).filter(
+    // Structural sharing with the stored (immutable) pod: only the changed paths are new.
+    const conds: { type: string; status: string; lastProbeTime: null; lastTransitionTime: string }[] = (old.status?.conditions ?? []).filter(
       (c: { type: string }) => c.type !== 'PodScheduled',
     );
     conds.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: this.clock.rfc3339() });
-    obj.status = { ...(obj.status ?? {}), conditions: conds };
-    if (opts.dryRun) return obj;
-    const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager ?? 'kube-scheduler');
-    return deepCopy(stored);
+    const obj: KubeObject = { ...old, metadata: { ...old.metadata }, spec: { ...old.spec, nodeName }, status: { ...(old.status ?? {}), conditions: conds } };
+    if (!opts.dryRun) this.write(t, 'MODIFIED', obj, old, opts.fieldManager ?? 'kube-scheduler');
+    // The binding subresource answers with a Status, not the pod.
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
   }
 
   /**

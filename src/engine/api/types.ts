@@ -111,11 +111,21 @@ export function deepCopy<T>(v: T): T {
 
 function structuredCloneJson(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map(structuredCloneJson);
+  if (Array.isArray(v)) {
+    const n = v.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const x = v[i];
+      out[i] = x === null || typeof x !== 'object' ? x : structuredCloneJson(x);
+    }
+    return out;
+  }
   const out: Record<string, unknown> = {};
-  for (const k in v as Record<string, unknown>) {
-    const x = (v as Record<string, unknown>)[k];
-    if (x !== undefined) out[k] = structuredCloneJson(x);
+  const o = v as Record<string, unknown>;
+  for (const k in o) {
+    const x = o[k];
+    if (x === undefined) continue;
+    out[k] = x === null || typeof x !== 'object' ? x : structuredCloneJson(x);
   }
   return out;
 }
