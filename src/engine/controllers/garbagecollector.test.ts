@@ -30,7 +30,8 @@ function boundPod(c: TestCluster, name: string, owners: OwnerReference[], node =
     metadata: { name, namespace: 'default', labels: { app: 'gc' }, ownerReferences: owners },
     spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] },
   });
-  return c.api.bind('default', name, node);
+  c.api.bind('default', name, node);
+  return c.api.get('pods', 'default', name);
 }
 
 const exists = (c: TestCluster, resource: string, name: string, ns = 'default') => c.api.tryGet(resource, ns, name) !== undefined;
