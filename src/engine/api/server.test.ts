@@ -249,7 +249,7 @@ describe('client-side apply', () => {
     const r = api.apply(deployment('web', 2));
     expect(r.verb).toBe('configured');
     expect(r.object.spec.replicas).toBe(2);
-    expect(r.object.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']).toContain('"replicas":2');
+    expect(r.object.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration']).toContain('"replicas":2');
   });
 });
 

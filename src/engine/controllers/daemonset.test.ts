@@ -73,7 +73,7 @@ describe('daemonset-controller: placement', () => {
     c.apply(DS());
     c.run(10_000);
     const d = ds(c);
-    expect(d.metadata.annotations['deprecated.daemonset.template.generation']).toBe('1');
+    expect(d.metadata.annotations?.['deprecated.daemonset.template.generation']).toBe('1');
     const revs = c.api.list('controllerrevisions', { namespace: 'default' }).items;
     expect(revs).toHaveLength(1);
     const hash = revs[0].metadata.labels!['controller-revision-hash'];
@@ -202,7 +202,7 @@ describe('daemonset-controller: updates', () => {
     }
     expect(worst).toBe(1);
     const d = ds(c);
-    expect(d.metadata.annotations['deprecated.daemonset.template.generation']).toBe('2');
+    expect(d.metadata.annotations?.['deprecated.daemonset.template.generation']).toBe('2');
     expect(d.status).toMatchObject({ desiredNumberScheduled: 3, updatedNumberScheduled: 3, numberAvailable: 3, observedGeneration: 2 });
     expect(c.pods().map((p) => p.spec.containers[0].image)).toEqual(['nginx:1.28', 'nginx:1.28', 'nginx:1.28']);
     expect(c.pods().every((p) => p.metadata.labels!['pod-template-generation'] === '2')).toBe(true);

@@ -140,7 +140,7 @@ describe('node-lifecycle-controller', () => {
     expect(cond(n, 'Ready')).toMatchObject({ status: 'Unknown', reason: 'NodeStatusNeverUpdated', message: 'Kubelet never posted node status.', lastHeartbeatTime: n.metadata.creationTimestamp });
     expect(n.status.conditions.map((x: { type: string }) => x.type)).toEqual(['Ready', 'MemoryPressure', 'DiskPressure', 'PIDPressure']);
     // The controller also fills in the beta OS label from the stable one (reconcileNodeLabels).
-    expect(n.metadata.labels['beta.kubernetes.io/os']).toBe('linux');
+    expect(n.metadata.labels?.['beta.kubernetes.io/os']).toBe('linux');
   });
 
   it('a Ready=False node (kubelet reporting NotReady) gets the not-ready taints; the NodeNotReady events are then the kubelet\'s, not node-controller\'s', () => {

@@ -73,7 +73,7 @@ describe('persistentvolume-binder-controller', () => {
     expect(bound.metadata.annotations).toMatchObject({ 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' });
     expect(vol.status.phase).toBe('Bound');
     expect(vol.spec.claimRef).toMatchObject({ kind: 'PersistentVolumeClaim', namespace: 'default', name: 'www-web-0', uid: bound.metadata.uid, apiVersion: 'v1' });
-    expect(vol.metadata.annotations['pv.kubernetes.io/bound-by-controller']).toBe('yes');
+    expect(vol.metadata.annotations?.['pv.kubernetes.io/bound-by-controller']).toBe('yes');
   });
 
   it('binds the smallest Available volume of the same class that is big enough and has every requested access mode', () => {
@@ -183,7 +183,7 @@ describe('persistentvolume-binder-controller', () => {
     expect(claim.spec.volumeName).toBe(`pvc-${uid}`);
     expect(claim.status).toMatchObject({ phase: 'Bound', capacity: { storage: '500Mi' }, accessModes: ['ReadWriteOnce'] });
     // A provisioned volume already pointed at its claim: not "bound by controller" on the PV side.
-    expect(vol.metadata.annotations['pv.kubernetes.io/bound-by-controller']).toBeUndefined();
+    expect(vol.metadata.annotations?.['pv.kubernetes.io/bound-by-controller']).toBeUndefined();
 
     // Deleting the claim releases the volume; reclaim policy Delete: local-path removes it.
     c.api.delete('persistentvolumeclaims', 'default', 'notes');

@@ -85,8 +85,8 @@ describe('taint-eviction-controller', () => {
     const timeAdded = parseRfc3339(taint(c, 'worker-2', 'node.kubernetes.io/unreachable', 'NoExecute').timeAdded);
     for (const p of gone) {
       // deletionTimestamp = delete time + terminationGracePeriodSeconds (30 s).
-      expect(parseRfc3339(p.metadata.deletionTimestamp) - 30_000 - timeAdded).toBeGreaterThanOrEqual(TOLERATION);
-      expect(parseRfc3339(p.metadata.deletionTimestamp) - 30_000 - timeAdded).toBeLessThan(TOLERATION + 1000);
+      expect(parseRfc3339(p.metadata.deletionTimestamp!) - 30_000 - timeAdded).toBeGreaterThanOrEqual(TOLERATION);
+      expect(parseRfc3339(p.metadata.deletionTimestamp!) - 30_000 - timeAdded).toBeLessThan(TOLERATION + 1000);
       expect(p.status.conditions.find((x: { type: string }) => x.type === 'DisruptionTarget')).toMatchObject({
         status: 'True',
         reason: 'DeletionByTaintManager',
