@@ -10,7 +10,7 @@ import { newTestCluster, type TestCluster } from './testing/cluster';
 import { ApiError } from './api/errors';
 import type { KubeObject } from './api/types';
 
-const corpus = (name: string) => readFileSync(fileURLToPath(new URL(`../../../shared/corpus/manifests/${name}`, import.meta.url)), 'utf8');
+const corpus = (name: string) => readFileSync(fileURLToPath(new URL(`../../fixtures/corpus/manifests/${name}`, import.meta.url)), 'utf8');
 
 function running(c: TestCluster, selector: string, ns = 'default'): KubeObject[] {
   return c.pods(ns, selector).filter((p) => p.status?.phase === 'Running' && !p.metadata.deletionTimestamp);

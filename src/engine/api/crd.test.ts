@@ -13,7 +13,7 @@ import { formatFieldError } from './errors';
 import { deepCopy, type KubeObject } from './types';
 import { parseManifests } from './yaml';
 
-const dir = new URL('../../../../shared/fixtures/k8s-bookshop/manifests/shelf-controller/', import.meta.url);
+const dir = new URL('../../../fixtures/k8s-bookshop/manifests/shelf-controller/', import.meta.url);
 const load = (f: string): KubeObject => {
   const [doc] = parseManifests(readFileSync(new URL(f, dir), 'utf8'), f);
   if (!doc?.object) throw new Error(doc?.error ?? `no object in ${f}`);

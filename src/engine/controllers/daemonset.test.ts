@@ -15,8 +15,8 @@ import type { KubeObject } from '../api/types';
 import { newTestCluster, type TestCluster } from '../testing/cluster';
 import { TestBinder } from '../testing/testbinder';
 
-const FLUENTD_OLD = readFileSync('/work/shared/corpus/manifests/website__controllers-daemonset-fluentd.yaml', 'utf8');
-const FLUENTD_CP = readFileSync('/work/shared/corpus/manifests/website__controllers-fluentd-daemonset-cp-tolerated.yaml', 'utf8');
+const FLUENTD_OLD = readFileSync(new URL('../../../fixtures/corpus/manifests/website__controllers-daemonset-fluentd.yaml', import.meta.url), 'utf8');
+const FLUENTD_CP = readFileSync(new URL('../../../fixtures/corpus/manifests/website__controllers-fluentd-daemonset-cp-tolerated.yaml', import.meta.url), 'utf8');
 
 const DS = (image = 'nginx:1.27', extra = '', podExtra = '') => `
 apiVersion: apps/v1

@@ -19,7 +19,7 @@ import { TestBinder } from '../testing/testbinder';
 import { ControllerProcess } from './manager';
 import { newTTLAfterFinishedController } from './ttlafterfinished';
 
-const PI = readFileSync('/work/shared/corpus/manifests/website__controllers-job-pi.yaml', 'utf8');
+const PI = readFileSync(new URL('../../../fixtures/corpus/manifests/website__controllers-job-pi.yaml', import.meta.url), 'utf8');
 
 const JOB = (spec: string, command = 'exit 1', restartPolicy = 'Never', name = 'fail-job') => `
 apiVersion: batch/v1

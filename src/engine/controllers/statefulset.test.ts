@@ -385,7 +385,7 @@ ${extra}
   it('cases.md C26: an unbound PVC keeps web-0 Pending and web-1 is never created; a matching PV unblocks both in order', () => {
     const c = setup();
     startClaimBinder(c, false);
-    c.apply(readFileSync('/work/shared/corpus/manifests/website__application-web-statefulset.yaml', 'utf8'));
+    c.apply(readFileSync(new URL('../../../fixtures/corpus/manifests/website__application-web-statefulset.yaml', import.meta.url), 'utf8'));
     c.run(60_000);
     // expected: at 60 s the PVC is Pending, web-0 is Pending, and pod web-1 does not exist.
     expect(c.api.get('persistentvolumeclaims', 'default', 'www-web-0').status.phase).toBe('Pending');

@@ -353,6 +353,8 @@ export interface ShellIo {
   out(text: string): void;
   err(text: string): void;
   stdin?: string;
+  /** stdin is a terminal that stays open (`stdin: true`): reading it waits forever. */
+  stdinOpen?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1615,7 +1617,7 @@ class ShellRunner implements ShellRun {
     }
     // Shells started as commands: sh -c '...', sh script.sh, bash -c ...
     if (['sh', 'ash', 'bash', 'dash'].includes(base) && this.host.hasCommand(base) !== false) {
-      return yield* this.subShell(base, argv.slice(1), io, line);
+      return yield* this.subShell(base, argv.slice(1), io);
     }
     const util = UTILITIES[base];
     const has = this.host.hasCommand(base);
@@ -1633,14 +1635,16 @@ class ShellRunner implements ShellRun {
     // A program model (nginx, catalog, perl ...) or an unknown application binary.
     const code = yield { e: 'child', argv, io, execd: direct };
     if (code === NO_MODEL) {
-      if (this.opts.unknown === 'not-found') return this.notFound(name, io, line);
+      // No model: in an exec a present-but-unmodelled binary (psql, java ...) just succeeds
+      // quietly; in a container's main command it is an application that runs until stopped.
+      if (this.opts.unknown === 'not-found') return has === true ? 0 : this.notFound(name, io, line);
       yield { e: 'forever' };
       return 0;
     }
     return code ?? 0;
   }
 
-  private *subShell(base: string, args: string[], io: ShellIo, line: number): Gen {
+  private *subShell(base: string, args: string[], io: ShellIo): Gen {
     let errexit = false;
     let i = 0;
     let script: string | undefined;
@@ -1673,12 +1677,16 @@ class ShellRunner implements ShellRun {
       arg0 = file;
       posArgs = args.slice(i + 1);
     } else {
-      // No script and no terminal: reads stdin, which is empty -> exits 0 at once.
+      // No script: reads commands from stdin. An open terminal (stdin: true) waits forever;
+      // without one stdin is empty and the shell exits 0 at once.
+      if (io.stdinOpen) {
+        yield { e: 'forever' };
+        return 0;
+      }
       if (io.stdin === undefined) return 0;
       script = io.stdin;
       posArgs = [];
     }
-    void line;
     let tree: Node;
     try {
       tree = parseScript(script);

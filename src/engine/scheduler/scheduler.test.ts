@@ -15,7 +15,7 @@ import type { KubeObject } from '../api/types';
 import { numFeasibleNodesToFind } from './scheduler';
 import { fitErrorMessage } from './framework';
 
-const MANIFESTS = '/work/shared/corpus/manifests';
+const MANIFESTS = new URL('../../../fixtures/corpus/manifests/', import.meta.url);
 const TAINT = '1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }';
 
 interface PodOpts {
@@ -82,7 +82,7 @@ function scheduledCondition(p: KubeObject) {
 }
 
 function manifest(file: string): string {
-  return readFileSync(`${MANIFESTS}/${file}`, 'utf8');
+  return readFileSync(new URL(file, MANIFESTS), 'utf8');
 }
 
 describe('FailedScheduling message (reference 5.4, types.go FitError.Error)', () => {
