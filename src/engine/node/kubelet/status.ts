@@ -1,0 +1,382 @@
+/**
+ * The pod status the kubelet computes from what the runtime reports: container states, the
+ * pod phase, the kubelet-owned conditions, IPs and times.
+ *
+ * Mirrors:
+ * - pkg/kubelet/kubelet_pods.go (`generateAPIPodStatus`, `convertToAPIContainerStatuses` with
+ *   the reason cache turning a container that will be restarted into `waiting` with the last
+ *   termination in `lastState`, `getPhase`);
+ * - pkg/kubelet/status/generate.go (`GenerateContainersReadyCondition`, `GeneratePodReadyCondition`,
+ *   `GeneratePodInitializedCondition`, `GeneratePodReadyToStartContainersCondition`: reasons
+ *   `ContainersNotReady`, `ContainersNotInitialized`, `PodCompleted`, messages
+ *   `containers with unready status: [a b]`, `containers with incomplete status: [init]`);
+ * - pkg/kubelet/status/status_manager.go (`updateLastTransitionTime`, `mergePodStatus`: conditions
+ *   the kubelet does not own, such as PodScheduled and DisruptionTarget, are kept; a terminal phase
+ *   is never replaced by a non-terminal one; startTime is kept).
+ *
+ * Units: virtual ms for times; statuses carry RFC 3339 strings.
+ */
+import type { KubeObject } from '../../api/types';
+import { qosClass } from '../../api/defaults';
+
+/** A container as the runtime reports it (`kubecontainer.Status`). */
+export interface RuntimeContainer {
+  /** Container ID (64 hex). */
+  id: string;
+  name: string;
+  state: 'created' | 'running' | 'exited' | 'unknown';
+  /** Virtual ms. */
+  createdAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  exitCode?: number;
+  /** `Completed`, `Error`, `OOMKilled`, `ContainerCannotRun`, `StartError`. */
+  reason?: string;
+  message?: string;
+  /** The image as the runtime names it (`docker.io/library/nginx:1.27`). */
+  image: string;
+  /** The image digest reference (`docker.io/library/nginx@sha256:...`). */
+  imageRef: string;
+  /** The restart count the kubelet stamped on the container (its attempt number). */
+  restartCount: number;
+  /** The pod's sandbox it belongs to. */
+  sandboxId?: string;
+  /** The container spec hash the kubelet stamped (`io.kubernetes.container.hash`). */
+  hash?: string;
+}
+
+/** A pod sandbox as the runtime reports it. */
+export interface RuntimeSandbox {
+  id: string;
+  ready: boolean;
+  ip?: string;
+  createdAt: number;
+  attempt: number;
+}
+
+/** Everything the runtime knows about one pod (`kubecontainer.PodStatus`). */
+export interface RuntimePodStatus {
+  uid: string;
+  name: string;
+  namespace: string;
+  /** Newest first. */
+  sandboxes: RuntimeSandbox[];
+  /** Newest first (by creation). */
+  containers: RuntimeContainer[];
+}
+
+/** A cached start failure of a container (`reasonCache`): `ErrImagePull`, `CrashLoopBackOff`, ... */
+export interface ReasonEntry {
+  reason: string;
+  message: string;
+}
+
+/** Probe-derived readiness and started flags of a running container. */
+export interface ProbeView {
+  /** `started`: startup probe succeeded, or the container has none. */
+  started(containerName: string, containerId: string): boolean;
+  /** `ready`: readiness probe succeeded, or the container has none. */
+  ready(containerName: string, containerId: string): boolean;
+}
+
+/** Inputs of `generateAPIPodStatus`. */
+export interface StatusInputs {
+  pod: KubeObject;
+  runtime: RuntimePodStatus;
+  reasons: ReadonlyMap<string, ReasonEntry>;
+  probes: ProbeView;
+  /** The node's InternalIP (`status.hostIP`; also the pod IP of hostNetwork pods). */
+  nodeIP: string;
+  /** The pod will not run again (terminated, or being deleted and all containers stopped). */
+  podIsTerminal: boolean;
+  /** The status the kubelet (or the API) had before, for lastState, startTime and transitions. */
+  oldStatus: Record<string, unknown> | undefined;
+  /** RFC 3339 converter for virtual ms. */
+  iso: (ms: number) => string;
+  /** RFC 3339 now. */
+  nowIso: string;
+}
+
+type Obj = Record<string, unknown>;
+
+/** Container statuses keyed by name, newest runtime container first. */
+function byName(runtime: RuntimePodStatus): Map<string, RuntimeContainer[]> {
+  const m = new Map<string, RuntimeContainer[]>();
+  for (const c of runtime.containers) {
+    const l = m.get(c.name) ?? [];
+    l.push(c);
+    m.set(c.name, l);
+  }
+  return m;
+}
+
+function terminatedOf(c: RuntimeContainer, iso: (ms: number) => string): Obj {
+  return {
+    containerID: `containerd://${c.id}`,
+    exitCode: c.exitCode ?? 0,
+    finishedAt: iso(c.finishedAt ?? c.startedAt ?? c.createdAt),
+    ...(c.message ? { message: c.message } : {}),
+    reason: c.reason ?? ((c.exitCode ?? 0) === 0 ? 'Completed' : 'Error'),
+    startedAt: iso(c.startedAt ?? c.createdAt),
+  };
+}
+
+/**
+ * `ShouldContainerBeRestarted`: a container that is not running will be (re)started by the
+ * next sync, given the restart policy and how it last ended.
+ */
+export function shouldContainerBeRestarted(pod: KubeObject, name: string, latest: RuntimeContainer | undefined, podDeleting: boolean): boolean {
+  if (podDeleting) return false;
+  if (!latest) return true;
+  if (latest.state === 'running') return false;
+  if (latest.state === 'created' || latest.state === 'unknown') return true;
+  const policy = pod.spec?.restartPolicy ?? 'Always';
+  if (policy === 'Never') return false;
+  if (policy === 'OnFailure') return (latest.exitCode ?? 0) !== 0;
+  void name;
+  return true;
+}
+
+/**
+ * `convertToAPIContainerStatuses` for one list (init or app containers): state from the newest
+ * runtime container, lastState from the one before (or the cached reason's overwrite), restart
+ * count, image, imageID, containerID, ready, started.
+ */
+function containerStatuses(inp: StatusInputs, specs: Obj[], isInit: boolean, hasInit: boolean): Obj[] {
+  const all = byName(inp.runtime);
+  const oldList = (inp.oldStatus?.[isInit ? 'initContainerStatuses' : 'containerStatuses'] as Obj[] | undefined) ?? [];
+  const deleting = !!inp.pod.metadata.deletionTimestamp;
+  const out: Obj[] = [];
+  for (const spec of specs) {
+    const name = String(spec.name);
+    const list = all.get(name) ?? [];
+    const latest = list[0];
+    const previous = list[1];
+    const old = oldList.find((o) => o.name === name);
+    const st: Obj = { name, state: {}, lastState: {}, ready: false, restartCount: 0, image: spec.image, imageID: '' };
+    if (latest) {
+      st.image = latest.image || spec.image;
+      st.imageID = latest.imageRef;
+      st.containerID = `containerd://${latest.id}`;
+      st.restartCount = latest.restartCount;
+      if (latest.state === 'running') st.state = { running: { startedAt: inp.iso(latest.startedAt ?? latest.createdAt) } };
+      else if (latest.state === 'exited') st.state = { terminated: terminatedOf(latest, inp.iso) };
+      else st.state = { waiting: { reason: 'ContainerCreating' } };
+      if (previous && previous.state === 'exited') st.lastState = { terminated: terminatedOf(previous, inp.iso) };
+      else if (old && (old.lastState as Obj | undefined)?.terminated && latest.restartCount > 0) st.lastState = old.lastState;
+    } else {
+      st.state = { waiting: { reason: hasInit ? 'PodInitializing' : 'ContainerCreating' } };
+      // A container the runtime forgot (garbage-collected) keeps what the API knew.
+      if (old && typeof old.restartCount === 'number') {
+        st.restartCount = old.restartCount;
+        if ((old.lastState as Obj | undefined)?.terminated) st.lastState = old.lastState;
+        if ((old.state as Obj | undefined)?.terminated) st.state = old.state;
+        if (old.containerID) st.containerID = old.containerID;
+        if (old.imageID) st.imageID = old.imageID;
+      }
+    }
+    // A container the next sync will (re)start shows the cached reason as `waiting`.
+    const reason = inp.reasons.get(name);
+    if (reason && shouldContainerBeRestarted(inp.pod, name, latest, deleting)) {
+      const cur = st.state as Obj;
+      if (cur.terminated) st.lastState = { terminated: cur.terminated };
+      st.state = { waiting: { reason: reason.reason, ...(reason.message ? { message: reason.message } : {}) } };
+    }
+    const running = latest?.state === 'running';
+    st.started = running ? inp.probes.started(name, latest.id) : false;
+    st.ready = running && st.started === true ? inp.probes.ready(name, latest.id) : false;
+    const mounts = Array.isArray(spec.volumeMounts) ? (spec.volumeMounts as Obj[]) : [];
+    if (mounts.length) {
+      st.volumeMounts = mounts.map((m) => ({
+        mountPath: m.mountPath,
+        name: m.name,
+        ...(m.readOnly ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}),
+      }));
+    }
+    const res = spec.resources as Obj | undefined;
+    if (res && (res.requests || res.limits) && running) st.resources = JSON.parse(JSON.stringify(res));
+    // Field order as the API prints it (alphabetical in -o yaml anyway).
+    out.push(st);
+  }
+  return out;
+}
+
+/**
+ * `getPhase`: Pending / Running / Succeeded / Failed from the init and app container statuses.
+ * Source: pkg/kubelet/kubelet_pods.go.
+ */
+export function getPhase(pod: KubeObject, init: Obj[], app: Obj[], podIsTerminal: boolean, podHasInitialized: boolean, isStatic: boolean): string {
+  const spec = pod.spec ?? {};
+  const policy = spec.restartPolicy ?? 'Always';
+  let pendingInit = 0;
+  let failedInit = 0;
+  for (const c of spec.initContainers ?? []) {
+    if (c.restartPolicy === 'Always') continue;
+    const s = init.find((x) => x.name === c.name);
+    const state = (s?.state ?? {}) as Obj;
+    const last = (s?.lastState ?? {}) as Obj;
+    if (!s) pendingInit++;
+    else if (state.running) pendingInit++;
+    else if (state.terminated) {
+      if ((state.terminated as Obj).exitCode !== 0) failedInit++;
+    } else if (state.waiting) {
+      if (last.terminated) {
+        if ((last.terminated as Obj).exitCode !== 0) failedInit++;
+      } else pendingInit++;
+    } else pendingInit++;
+  }
+  let unknown = 0;
+  let running = 0;
+  let waiting = 0;
+  let stopped = 0;
+  let succeeded = 0;
+  for (const c of spec.containers ?? []) {
+    const s = app.find((x) => x.name === c.name);
+    if (!s) {
+      unknown++;
+      continue;
+    }
+    const state = (s.state ?? {}) as Obj;
+    const last = (s.lastState ?? {}) as Obj;
+    if (state.running) running++;
+    else if (state.terminated) {
+      stopped++;
+      if ((state.terminated as Obj).exitCode === 0) succeeded++;
+    } else if (state.waiting) {
+      if (last.terminated) stopped++;
+      else waiting++;
+    } else unknown++;
+  }
+  if (failedInit > 0 && policy === 'Never') return 'Failed';
+  if ((pendingInit > 0 && !podHasInitialized) || waiting > 0) return 'Pending';
+  if (running > 0 && unknown === 0) return 'Running';
+  if (running === 0 && stopped > 0 && unknown === 0) {
+    if (podIsTerminal && !isStatic) return stopped === succeeded ? 'Succeeded' : 'Failed';
+    if (policy === 'Always') return 'Running';
+    if (stopped === succeeded) return 'Succeeded';
+    if (policy === 'Never') return 'Failed';
+    return 'Running';
+  }
+  return 'Pending';
+}
+
+/** A kubelet-owned pod condition. */
+interface PodCondition {
+  type: string;
+  status: string;
+  lastProbeTime: null;
+  lastTransitionTime: string;
+  reason?: string;
+  message?: string;
+}
+
+/** Condition types the kubelet owns (the rest come from the API object and are kept). */
+export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'];
+
+/**
+ * `generateAPIPodStatus`: the full status the kubelet wants the API to show. Conditions not
+ * owned by the kubelet (PodScheduled, DisruptionTarget, readiness gates) are copied from the pod.
+ */
+export function generateAPIPodStatus(inp: StatusInputs, isStatic: boolean): Record<string, unknown> {
+  const pod = inp.pod;
+  const spec = pod.spec ?? {};
+  const initSpecs: Obj[] = spec.initContainers ?? [];
+  const appSpecs: Obj[] = spec.containers ?? [];
+  const hasInit = initSpecs.length > 0;
+  const init = containerStatuses(inp, initSpecs, true, hasInit);
+  const app = containerStatuses(inp, appSpecs, false, hasInit);
+  const old = inp.oldStatus ?? {};
+  const oldConds: PodCondition[] = Array.isArray(old.conditions) ? (old.conditions as PodCondition[]) : [];
+  // Initialized: every regular init container terminated with 0.
+  const notInit = initSpecs
+    .filter((c) => c.restartPolicy !== 'Always')
+    .filter((c) => {
+      const s = init.find((x) => x.name === c.name);
+      const t = (s?.state as Obj | undefined)?.terminated as Obj | undefined;
+      return !(t && t.exitCode === 0);
+    })
+    .map((c) => String(c.name));
+  const oldInitialized = oldConds.find((c) => c.type === 'Initialized')?.status === 'True';
+  const initialized = notInit.length === 0 || oldInitialized;
+  const phase = getPhase(pod, init, app, inp.podIsTerminal, initialized, isStatic);
+  const cond = (type: string, status: boolean, reason?: string, message?: string): PodCondition => {
+    const prev = oldConds.find((c) => c.type === type);
+    const s = status ? 'True' : 'False';
+    return {
+      type,
+      status: s,
+      lastProbeTime: null,
+      lastTransitionTime: prev && prev.status === s && prev.lastTransitionTime ? prev.lastTransitionTime : inp.nowIso,
+      ...(reason ? { reason } : {}),
+      ...(message ? { message } : {}),
+    };
+  };
+  const sandboxReady = inp.runtime.sandboxes[0]?.ready === true;
+  const unready = app.filter((s) => !s.ready).map((s) => String(s.name));
+  const completed = phase === 'Succeeded';
+  const containersReady = completed
+    ? cond('ContainersReady', false, 'PodCompleted')
+    : unready.length === 0
+      ? cond('ContainersReady', true)
+      : cond('ContainersReady', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
+  // Readiness gates: conditions named in spec.readinessGates must be True too.
+  const gates: string[] = (spec.readinessGates ?? []).map((g: Obj) => String(g.conditionType));
+  const missingGates = gates.filter((g) => (pod.status?.conditions ?? []).find((c: Obj) => c.type === g)?.status !== 'True');
+  let ready: PodCondition;
+  if (completed) ready = cond('Ready', false, 'PodCompleted');
+  else if (unready.length) ready = cond('Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
+  else if (missingGates.length) ready = cond('Ready', false, 'ReadinessGatesNotReady', `corresponding condition of pod readiness gate "${missingGates[0]}" does not exist.`);
+  else ready = cond('Ready', true);
+  const initCond =
+    completed && notInit.length === 0
+      ? cond('Initialized', true, hasInit ? 'PodCompleted' : undefined)
+      : initialized
+        ? cond('Initialized', true)
+        : cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${notInit.join(' ')}]`);
+  const kubeletConds = [cond('PodReadyToStartContainers', sandboxReady), initCond, ready, containersReady];
+  const apiConds: PodCondition[] = (pod.status?.conditions ?? []).filter((c: PodCondition) => !KUBELET_CONDITIONS.includes(c.type));
+  const sandboxIP = inp.runtime.sandboxes.find((s) => s.ready && s.ip)?.ip ?? inp.runtime.sandboxes[0]?.ip;
+  const podIP = spec.hostNetwork ? inp.nodeIP : (sandboxIP ?? (old.podIP as string | undefined));
+  const st: Record<string, unknown> = {
+    phase,
+    conditions: [...kubeletConds, ...apiConds],
+    hostIP: inp.nodeIP,
+    hostIPs: [{ ip: inp.nodeIP }],
+    ...(podIP ? { podIP, podIPs: [{ ip: podIP }] } : {}),
+    startTime: (old.startTime as string | undefined) ?? inp.nowIso,
+    ...(hasInit ? { initContainerStatuses: init } : {}),
+    containerStatuses: app,
+    qosClass: (pod.status?.qosClass as string | undefined) ?? qosClass(pod),
+  };
+  // A pod rejected or evicted keeps its reason/message (set by whoever set them).
+  if (old.reason) st.reason = old.reason;
+  if (old.message) st.message = old.message;
+  return st;
+}
+
+/**
+ * `mergePodStatus` + the status manager's guards: keep the conditions the kubelet does not own
+ * from the API's current status, never move a terminal phase back, keep startTime.
+ */
+export function mergeWithApiStatus(apiStatus: Record<string, unknown> | undefined, next: Record<string, unknown>): Record<string, unknown> {
+  const cur = apiStatus ?? {};
+  const out: Record<string, unknown> = { ...next };
+  const apiConds: PodCondition[] = Array.isArray(cur.conditions) ? (cur.conditions as PodCondition[]) : [];
+  const mine: PodCondition[] = ((next.conditions as PodCondition[]) ?? []).filter((c) => KUBELET_CONDITIONS.includes(c.type));
+  const theirs = apiConds.filter((c) => !KUBELET_CONDITIONS.includes(c.type));
+  out.conditions = [
+    ...mine.map((c) => {
+      const prev = apiConds.find((p) => p.type === c.type);
+      return prev && prev.status === c.status && prev.lastTransitionTime && prev.lastTransitionTime < c.lastTransitionTime ? { ...c, lastTransitionTime: prev.lastTransitionTime } : c;
+    }),
+    ...theirs,
+  ];
+  if (cur.startTime) out.startTime = cur.startTime;
+  if (cur.qosClass) out.qosClass = cur.qosClass;
+  const terminal = (p: unknown) => p === 'Succeeded' || p === 'Failed';
+  if (terminal(cur.phase) && !terminal(next.phase)) out.phase = cur.phase;
+  if (cur.nominatedNodeName) out.nominatedNodeName = cur.nominatedNodeName;
+  if (cur.reason && !out.reason) out.reason = cur.reason;
+  if (cur.message && !out.message) out.message = cur.message;
+  return out;
+}

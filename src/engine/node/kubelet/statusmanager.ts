@@ -1,0 +1,168 @@
+/**
+ * The kubelet's status manager: the pod statuses the kubelet computed, written to the API
+ * server when they differ from what the API shows, and the final delete of a pod whose
+ * containers have all stopped.
+ *
+ * Mirrors pkg/kubelet/status/status_manager.go: `SetPodStatus` queues an update that is written
+ * at once (here: in a 0 ms clock event, batching the changes of one instant), and a periodic sync
+ * (every 10 s, `syncPeriod`) writes whatever is still different - so a write that failed while the
+ * API server or the network was down is retried; `syncPod` reads the pod, merges the conditions
+ * the kubelet does not own, skips the write when nothing changed, and for a terminated pod with a
+ * deletionTimestamp deletes it with grace 0 and a UID precondition (`canBeDeleted`). Static pods'
+ * statuses go to their mirror pods.
+ *
+ * Units: virtual ms.
+ */
+import type { Clock, Timer } from '../../clock';
+import { ApiError } from '../../api/errors';
+import type { ApiServer } from '../../api/server';
+import type { KubeObject } from '../../api/types';
+import { deepEqual } from '../../api/types';
+import { mergeWithApiStatus } from './status';
+import { CONFIG_HASH_ANNOTATION, CONFIG_MIRROR_ANNOTATION } from './staticpods';
+
+/** Period of the status manager's reconcile loop. Source: status_manager.go (`syncPeriod = 10 * time.Second`). */
+export const STATUS_SYNC_PERIOD_MS = 10_000;
+
+interface Entry {
+  pod: KubeObject;
+  status: Record<string, unknown>;
+  isStatic: boolean;
+  /** Containers stopped and volumes cleaned: the API pod may be deleted (if it is being deleted). */
+  terminated: boolean;
+}
+
+/** Hooks for logging and tracing status writes. */
+export interface StatusManagerHooks {
+  log?(msg: string, kv: Record<string, unknown>): void;
+  /** A pod was deleted from the API after termination. */
+  onDeleted?(pod: KubeObject): void;
+  /** The API pod as cached by the kubelet's informer (to avoid reads when nothing changed). */
+  cached?(ns: string, name: string): KubeObject | undefined;
+}
+
+/** One kubelet's status manager (memory dies with the process). */
+export class StatusManager {
+  private entries = new Map<string, Entry>();
+  private dirty = new Set<string>();
+  private flushTimer: Timer | undefined;
+  private periodic: Timer | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly api: ApiServer,
+    private readonly hooks: StatusManagerHooks = {},
+  ) {}
+
+  /** Start the periodic reconcile. */
+  start(): void {
+    const tick = (): void => {
+      this.periodic = undefined;
+      if (this.stopped) return;
+      for (const uid of this.entries.keys()) this.dirty.add(uid);
+      this.flush();
+      this.periodic = this.clock.schedule(STATUS_SYNC_PERIOD_MS, tick, { label: 'kubelet: status manager sync', background: true });
+    };
+    this.periodic = this.clock.schedule(STATUS_SYNC_PERIOD_MS, tick, { label: 'kubelet: status manager sync', background: true });
+  }
+
+  /** The process died. */
+  stop(): void {
+    this.stopped = true;
+    this.flushTimer?.cancel();
+    this.periodic?.cancel();
+  }
+
+  /** The last status computed for a pod UID. */
+  get(uid: string): Record<string, unknown> | undefined {
+    return this.entries.get(uid)?.status;
+  }
+
+  /** `SetPodStatus`: remember and (if it changed) write soon. */
+  set(pod: KubeObject, status: Record<string, unknown>, isStatic: boolean): void {
+    if (this.stopped) return;
+    const uid = pod.metadata.uid!;
+    const prev = this.entries.get(uid);
+    const changed = !prev || !deepEqual(prev.status, status);
+    this.entries.set(uid, { pod, status, isStatic, terminated: prev?.terminated ?? false });
+    if (changed) this.markDirty(uid);
+  }
+
+  /** `TerminatePod` + the worker's completion: containers are gone; delete the API pod if it is being deleted. */
+  markTerminated(uid: string): void {
+    const e = this.entries.get(uid);
+    if (!e) return;
+    e.terminated = true;
+    this.markDirty(uid);
+  }
+
+  /** Write the pod's status again soon even though it did not change (a recreated mirror pod). */
+  resync(uid: string): void {
+    if (this.entries.has(uid)) this.markDirty(uid);
+  }
+
+  /** Forget a pod (it is gone from the kubelet's config and the API). */
+  remove(uid: string): void {
+    this.entries.delete(uid);
+    this.dirty.delete(uid);
+  }
+
+  private markDirty(uid: string): void {
+    this.dirty.add(uid);
+    if (!this.flushTimer) this.flushTimer = this.clock.schedule(0, () => {
+      this.flushTimer = undefined;
+      this.flush();
+    }, { label: 'kubelet: status update' });
+  }
+
+  private flush(): void {
+    if (this.stopped) return;
+    const uids = [...this.dirty];
+    this.dirty.clear();
+    for (const uid of uids) {
+      const e = this.entries.get(uid);
+      if (!e) continue;
+      try {
+        this.syncPod(uid, e);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        // Retried by the periodic sync (or the next change).
+        this.hooks.log?.('Failed to update status for pod', { pod: `${e.pod.metadata.namespace}/${e.pod.metadata.name}`, err: err.message });
+      }
+    }
+  }
+
+  private syncPod(uid: string, e: Entry): void {
+    const ns = e.pod.metadata.namespace ?? 'default';
+    const name = e.pod.metadata.name!;
+    // Cheap check through the informer cache: nothing to write and nothing to delete.
+    const cached = this.hooks.cached?.(ns, name);
+    if (cached && this.matches(e, cached)) {
+      const merged = mergeWithApiStatus(cached.status, e.status);
+      const wantDelete = !e.isStatic && e.terminated && !!cached.metadata.deletionTimestamp;
+      if (deepEqual(merged, cached.status) && !wantDelete) return;
+    }
+    const apiPod = this.api.tryGet('pods', ns, name);
+    if (!apiPod || !this.matches(e, apiPod)) return;
+    const merged = mergeWithApiStatus(apiPod.status, e.status);
+    if (!deepEqual(merged, apiPod.status)) {
+      this.api.updateStatus({ ...apiPod, status: merged }, { fieldManager: 'kubelet' });
+    }
+    if (!e.isStatic && e.terminated && apiPod.metadata.deletionTimestamp) {
+      this.api.delete('pods', ns, name, { gracePeriodSeconds: 0, preconditions: { uid }, fieldManager: 'kubelet' });
+      this.hooks.log?.('Pod fully terminated and removed from etcd', { pod: `${ns}/${name}` });
+      this.hooks.onDeleted?.(apiPod);
+      this.entries.delete(uid);
+    }
+  }
+
+  /** The API object is the pod this entry is about (same UID; for static pods the mirror with the hash). */
+  private matches(e: Entry, apiPod: KubeObject): boolean {
+    if (e.isStatic) {
+      const hash = e.pod.metadata.annotations?.[CONFIG_HASH_ANNOTATION];
+      return apiPod.metadata.annotations?.[CONFIG_MIRROR_ANNOTATION] === hash && !apiPod.metadata.deletionTimestamp;
+    }
+    return apiPod.metadata.uid === e.pod.metadata.uid;
+  }
+}

@@ -1,0 +1,421 @@
+/**
+ * What the kubelet prepares before it creates a container: its environment and its volumes.
+ *
+ * Mirrors:
+ * - pkg/kubelet/kubelet_pods.go (`makeEnvironmentVariables`: service links, `envFrom`, `env` with
+ *   `$(VAR)` expansion, `valueFrom` field/resource/ConfigMap/Secret references; errors
+ *   `configmap "x" not found`, `couldn't find key k in ConfigMap ns/x` that become
+ *   `CreateContainerConfigError`);
+ * - pkg/kubelet/envvars/envvars.go (`FromServices`: `<SVC>_SERVICE_HOST`, `<SVC>_PORT_80_TCP`...);
+ * - pkg/volume/{emptydir,configmap,secret,projected,downwardapi,hostpath} and the volume
+ *   manager's layout `/var/lib/kubelet/pods/<uid>/volumes/kubernetes.io~<plugin>/<name>`: volume
+ *   content lives on the node's disk, so it survives container restarts and kubelet restarts and
+ *   goes with the pod (`MountVolume.SetUp failed for volume "v" : configmap "x" not found`).
+ *
+ * Units: bytes for memory.
+ */
+import type { ApiServer } from '../../api/server';
+import type { KubeObject } from '../../api/types';
+import { ApiError } from '../../api/errors';
+import { parseQuantity, isValidQuantity } from '../../api/quantity';
+import type { FileSystem } from '../fs';
+import { joinPath, FsError } from '../fs';
+import type { FsMount, MountSource } from '../shell';
+import { syntheticDigestHex } from '../registry';
+
+type Obj = Record<string, unknown>;
+
+/** A failure preparing a container: the waiting reason and message, and the event text. */
+export class PrepareError extends Error {
+  constructor(
+    /** `CreateContainerConfigError` or `FailedMount`. */
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PrepareError';
+  }
+}
+
+/** Decode standard base64 (Secret data) to a string (UTF-8 bytes taken as Latin-1 where not valid). */
+export function base64Decode(s: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const clean = s.replace(/[^A-Za-z0-9+/]/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < clean.length; i += 4) {
+    const n = [0, 1, 2, 3].map((k) => (i + k < clean.length ? alphabet.indexOf(clean[i + k]) : 0));
+    const v = (n[0] << 18) | (n[1] << 12) | (n[2] << 6) | n[3];
+    bytes.push((v >> 16) & 255);
+    if (i + 2 < clean.length) bytes.push((v >> 8) & 255);
+    if (i + 3 < clean.length) bytes.push(v & 255);
+  }
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b < 0x80) out += String.fromCharCode(b);
+    else if (b >= 0xc0 && b < 0xe0 && i + 1 < bytes.length) out += String.fromCharCode(((b & 31) << 6) | (bytes[++i] & 63));
+    else if (b >= 0xe0 && b < 0xf0 && i + 2 < bytes.length) out += String.fromCharCode(((b & 15) << 12) | ((bytes[++i] & 63) << 6) | (bytes[++i] & 63));
+    else out += String.fromCharCode(b);
+  }
+  return out;
+}
+
+/** Bytes of a memory quantity (`100Mi`), or undefined. */
+export function memoryBytes(q: unknown): number | undefined {
+  if (q === undefined || q === null || !isValidQuantity(q)) return undefined;
+  return Math.round(parseQuantity(q as string | number));
+}
+
+/** A `MountSource` over a directory of the node's filesystem (emptyDir, hostPath, PV directories). */
+export function nodeDirMount(fs: FileSystem, base: string, readOnly = false): MountSource {
+  const abs = (rel: string): string => (rel === '' ? base : joinPath(base, rel));
+  const src: MountSource = {
+    read: (rel) => (fs.isFile(abs(rel)) ? fs.readFile(abs(rel)) : undefined),
+    list: (rel) => (fs.isDirectory(abs(rel)) ? fs.readdir(abs(rel)) : undefined),
+  };
+  if (!readOnly) {
+    src.write = (rel, data) => {
+      const p = abs(rel);
+      const dir = p.slice(0, p.lastIndexOf('/')) || '/';
+      if (!fs.isDirectory(dir)) fs.mkdir(dir, { parents: true });
+      fs.writeFile(p, data);
+    };
+    src.remove = (rel) => {
+      const p = abs(rel);
+      if (!fs.exists(p)) return false;
+      fs.rm(p, { recursive: true, force: true });
+      return true;
+    };
+    src.mkdir = (rel) => fs.mkdir(abs(rel), { parents: true });
+  }
+  return src;
+}
+
+/** Facts about the pod the downward API and service links need. */
+export interface PodFacts {
+  pod: KubeObject;
+  nodeName: string;
+  nodeIP: string;
+  podIP?: string;
+}
+
+/**
+ * A field of the downward API (`metadata.name`, `metadata.labels['app']`, `status.podIP`,
+ * `spec.nodeName` ...). Source: pkg/fieldpath/fieldpath.go and kubelet_pods.go (`podFieldSelectorRuntimeValue`).
+ */
+export function downwardField(f: PodFacts, path: string): string {
+  const m = f.pod.metadata;
+  const sub = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
+  if (sub) return (sub[1] === 'labels' ? m.labels : m.annotations)?.[sub[2]] ?? '';
+  switch (path) {
+    case 'metadata.name':
+      return m.name ?? '';
+    case 'metadata.namespace':
+      return m.namespace ?? '';
+    case 'metadata.uid':
+      return m.uid ?? '';
+    case 'metadata.labels':
+      return Object.entries(m.labels ?? {}).sort().map(([k, v]) => `${k}="${v}"`).join('\n');
+    case 'metadata.annotations':
+      return Object.entries(m.annotations ?? {}).sort().map(([k, v]) => `${k}="${v}"`).join('\n');
+    case 'spec.nodeName':
+      return f.nodeName;
+    case 'spec.serviceAccountName':
+      return f.pod.spec?.serviceAccountName ?? '';
+    case 'status.hostIP':
+    case 'status.hostIPs':
+      return f.nodeIP;
+    case 'status.podIP':
+    case 'status.podIPs':
+      return f.pod.spec?.hostNetwork ? f.nodeIP : (f.podIP ?? '');
+    default:
+      return '';
+  }
+}
+
+/** `resourceFieldRef` value with its divisor (cpu rounded up to whole divisor units, as the kubelet does). */
+function resourceField(container: Obj, resource: string, divisor: unknown): string {
+  const res = (container.resources ?? {}) as Obj;
+  const [kind, name] = resource.split('.');
+  const src = ((kind === 'limits' ? res.limits : res.requests) ?? {}) as Obj;
+  let v = src[name];
+  if (v === undefined && kind === 'limits') return name === 'cpu' ? '2' : String(16 * 1024 * 1024 * 1024);
+  if (v === undefined) v = 0;
+  const value = parseQuantity(v as string | number);
+  const div = divisor !== undefined && divisor !== '0' && isValidQuantity(divisor) ? parseQuantity(divisor as string) : 1;
+  return String(Math.ceil(value / (div || 1)));
+}
+
+/** `$(VAR)` expansion with `$$` escaping (third_party/forked/golang/expansion). */
+export function expandVars(s: string, lookup: (name: string) => string | undefined): string {
+  return s.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (m, name: string | undefined) => {
+    if (m === '$$') return '$';
+    const v = lookup(name!);
+    return v === undefined ? m : v;
+  });
+}
+
+/**
+ * `envvars.FromServices`: the Docker-link style variables of each Service with a cluster IP.
+ * `services` are the pod namespace's Services (when `enableServiceLinks`) plus `default/kubernetes`.
+ */
+export function serviceEnv(services: readonly KubeObject[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const sorted = [...services].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+  for (const s of sorted) {
+    const ip = s.spec?.clusterIP;
+    if (!ip || ip === 'None') continue;
+    const name = (s.metadata.name ?? '').toUpperCase().replace(/-/g, '_');
+    const ports: Obj[] = s.spec?.ports ?? [];
+    if (!ports.length) continue;
+    out[`${name}_SERVICE_HOST`] = ip;
+    out[`${name}_SERVICE_PORT`] = String(ports[0].port);
+    for (const p of ports) if (p.name) out[`${name}_SERVICE_PORT_${String(p.name).toUpperCase().replace(/-/g, '_')}`] = String(p.port);
+    const proto0 = String(ports[0].protocol ?? 'TCP').toLowerCase();
+    out[`${name}_PORT`] = `${proto0}://${ip}:${ports[0].port}`;
+    for (const p of ports) {
+      const proto = String(p.protocol ?? 'TCP');
+      const prefix = `${name}_PORT_${p.port}_${proto.toUpperCase()}`;
+      out[prefix] = `${proto.toLowerCase()}://${ip}:${p.port}`;
+      out[`${prefix}_PROTO`] = proto.toLowerCase();
+      out[`${prefix}_PORT`] = String(p.port);
+      out[`${prefix}_ADDR`] = ip;
+    }
+  }
+  return out;
+}
+
+/** Reads ConfigMaps and Secrets through the kubelet's API client. */
+export class ObjectSource {
+  constructor(private readonly api: ApiServer) {}
+
+  /** A ConfigMap's data (binaryData ignored), or undefined when absent. Other API errors throw. */
+  configMap(ns: string, name: string): Record<string, string> | undefined {
+    const o = this.api.tryGet('configmaps', ns, name);
+    return o ? { ...((o as Obj).data as Record<string, string> | undefined) } : undefined;
+  }
+
+  /** A Secret's decoded data (stringData merged by the API already), or undefined when absent. */
+  secret(ns: string, name: string): Record<string, string> | undefined {
+    const o = this.api.tryGet('secrets', ns, name);
+    if (!o) return undefined;
+    const out: Record<string, string> = {};
+    for (const [k, v] of Object.entries(((o as Obj).data as Record<string, string> | undefined) ?? {})) out[k] = base64Decode(String(v));
+    for (const [k, v] of Object.entries(((o as Obj).stringData as Record<string, string> | undefined) ?? {})) out[k] = String(v);
+    return out;
+  }
+}
+
+/**
+ * `makeEnvironmentVariables` for one container. Throws `PrepareError('CreateContainerConfigError', ...)`
+ * for a missing ConfigMap/Secret or key that is not optional.
+ */
+export function containerEnv(container: Obj, f: PodFacts, src: ObjectSource, services: readonly KubeObject[]): Record<string, string> {
+  const ns = f.pod.metadata.namespace ?? 'default';
+  const env: Record<string, string> = { ...serviceEnv(services) };
+  for (const ef of (container.envFrom as Obj[] | undefined) ?? []) {
+    const prefix = String(ef.prefix ?? '');
+    const cmRef = ef.configMapRef as Obj | undefined;
+    const secRef = ef.secretRef as Obj | undefined;
+    const ref = cmRef ?? secRef;
+    if (!ref) continue;
+    const data = cmRef ? src.configMap(ns, String(ref.name)) : src.secret(ns, String(ref.name));
+    if (!data) {
+      if (ref.optional) continue;
+      throw new PrepareError('CreateContainerConfigError', `${cmRef ? 'configmap' : 'secret'} "${String(ref.name)}" not found`);
+    }
+    for (const [k, v] of Object.entries(data)) if (/^[-._a-zA-Z][-._a-zA-Z0-9]*$/.test(prefix + k)) env[prefix + k] = v;
+  }
+  const lookup = (n: string): string | undefined => env[n];
+  for (const e of (container.env as Obj[] | undefined) ?? []) {
+    const name = String(e.name);
+    if (e.valueFrom) {
+      const vf = e.valueFrom as Obj;
+      if (vf.fieldRef) env[name] = downwardField(f, String((vf.fieldRef as Obj).fieldPath));
+      else if (vf.resourceFieldRef) {
+        const r = vf.resourceFieldRef as Obj;
+        env[name] = resourceField(container, String(r.resource), r.divisor);
+      } else if (vf.configMapKeyRef || vf.secretKeyRef) {
+        const isCm = !!vf.configMapKeyRef;
+        const ref = (vf.configMapKeyRef ?? vf.secretKeyRef) as Obj;
+        const data = isCm ? src.configMap(ns, String(ref.name)) : src.secret(ns, String(ref.name));
+        if (!data) {
+          if (ref.optional) continue;
+          throw new PrepareError('CreateContainerConfigError', `${isCm ? 'configmap' : 'secret'} "${String(ref.name)}" not found`);
+        }
+        const v = data[String(ref.key)];
+        if (v === undefined) {
+          if (ref.optional) continue;
+          throw new PrepareError('CreateContainerConfigError', `couldn't find key ${String(ref.key)} in ${isCm ? 'ConfigMap' : 'Secret'} ${ns}/${String(ref.name)}`);
+        }
+        env[name] = v;
+      }
+    } else {
+      env[name] = expandVars(String(e.value ?? ''), lookup);
+    }
+  }
+  return env;
+}
+
+/** `command`/`args` with `$(VAR)` expanded against the container's environment. */
+export function expandArgs(list: unknown, env: Record<string, string>): string[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list.map((s) => expandVars(String(s), (n) => env[n]));
+}
+
+/** The kubelet's per-pod directory. */
+export function podDir(uid: string): string {
+  return `/var/lib/kubelet/pods/${uid}`;
+}
+
+/** A stand-in bound service account token (a JWT-shaped string, deterministic per pod). */
+export function fakeToken(podUid: string, ns: string, sa: string): string {
+  const b64url = (s: string) => s.replace(/[^A-Za-z0-9]/g, '').slice(0, 600);
+  const h = syntheticDigestHex(`${podUid}/${ns}/${sa}`);
+  return `eyJhbGciOiJSUzI1NiIsImtpZCI6I${b64url(h).slice(0, 40)}In0.eyJhdWQiOlsiaHR0cHM6Ly9rdWJlcm5ldGVzLmRlZmF1bHQuc3ZjLmNsdXN0ZXIubG9jYWwiXSwia3ViZXJuZXRlcy5pbyI6eyJuYW1lc3BhY2Ui${b64url(syntheticDigestHex(h))}.${b64url(syntheticDigestHex(`sig${h}`) + syntheticDigestHex(`sig2${h}`))}`;
+}
+
+/** Write `files` (relative path -> content) into `dir`, replacing what was there. */
+function writeAll(fs: FileSystem, dir: string, files: Record<string, string>): void {
+  if (fs.exists(dir)) fs.rm(dir, { recursive: true, force: true });
+  fs.mkdir(dir, { parents: true });
+  for (const [rel, content] of Object.entries(files)) {
+    const p = joinPath(dir, rel);
+    const d = p.slice(0, p.lastIndexOf('/'));
+    if (!fs.isDirectory(d)) fs.mkdir(d, { parents: true });
+    fs.writeFile(p, content);
+  }
+}
+
+function itemsOf(data: Record<string, string>, items: Obj[] | undefined, what: 'ConfigMap' | 'Secret', optional: boolean, fail: (why: string) => never): Record<string, string> {
+  if (!items || !items.length) return { ...data };
+  const out: Record<string, string> = {};
+  for (const it of items) {
+    const k = String(it.key);
+    if (data[k] === undefined) {
+      if (optional) continue;
+      fail(what === 'Secret' ? `references non-existent secret key: ${k}` : `configmap references non-existent config key: ${k}`);
+    }
+    out[String(it.path)] = data[k];
+  }
+  return out;
+}
+
+/**
+ * Set up the pod's volumes on the node's disk and return, per volume name, the mount source.
+ * Throws `PrepareError('FailedMount', 'MountVolume.SetUp failed for volume "v" : <why>')`.
+ * ConfigMap, Secret, projected and downward API volumes are rewritten on every call (the
+ * kubelet refreshes them on each pod sync).
+ */
+export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api: ApiServer): Map<string, { source: MountSource; readOnly: boolean; dir?: string }> {
+  const uid = f.pod.metadata.uid!;
+  const ns = f.pod.metadata.namespace ?? 'default';
+  const out = new Map<string, { source: MountSource; readOnly: boolean; dir?: string }>();
+  const fail = (vol: string, why: string): never => {
+    throw new PrepareError('FailedMount', `MountVolume.SetUp failed for volume "${vol}" : ${why}`);
+  };
+  for (const v of (f.pod.spec?.volumes as Obj[] | undefined) ?? []) {
+    const name = String(v.name);
+    const plugin = (p: string) => joinPath(podDir(uid), `volumes/kubernetes.io~${p}/${name}`);
+    if (v.emptyDir !== undefined) {
+      const dir = plugin('empty-dir');
+      if (!fs.isDirectory(dir)) fs.mkdir(dir, { parents: true });
+      out.set(name, { source: nodeDirMount(fs, dir), readOnly: false, dir });
+    } else if (v.configMap) {
+      const cm = v.configMap as Obj;
+      const data = src.configMap(ns, String(cm.name));
+      if (!data && !cm.optional) fail(name, `configmap "${String(cm.name)}" not found`);
+      const dir = plugin('configmap');
+      writeAll(fs, dir, itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => fail(name, why)));
+      out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
+    } else if (v.secret) {
+      const sec = v.secret as Obj;
+      const data = src.secret(ns, String(sec.secretName));
+      if (!data && !sec.optional) fail(name, `secret "${String(sec.secretName)}" not found`);
+      const dir = plugin('secret');
+      writeAll(fs, dir, itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => fail(name, why)));
+      out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
+    } else if (v.projected || v.downwardAPI) {
+      const files: Record<string, string> = {};
+      const sources: Obj[] = v.projected ? (((v.projected as Obj).sources as Obj[] | undefined) ?? []) : [{ downwardAPI: v.downwardAPI }];
+      for (const s of sources) {
+        if (s.serviceAccountToken) {
+          files[String((s.serviceAccountToken as Obj).path ?? 'token')] = fakeToken(uid, ns, String(f.pod.spec?.serviceAccountName ?? 'default'));
+        } else if (s.configMap) {
+          const cm = s.configMap as Obj;
+          const data = src.configMap(ns, String(cm.name));
+          if (!data && !cm.optional) fail(name, `configmap "${String(cm.name)}" not found`);
+          Object.assign(files, itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => fail(name, why)));
+        } else if (s.secret) {
+          const sec = s.secret as Obj;
+          const data = src.secret(ns, String(sec.name));
+          if (!data && !sec.optional) fail(name, `secret "${String(sec.name)}" not found`);
+          Object.assign(files, itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => fail(name, why)));
+        } else if (s.downwardAPI) {
+          for (const it of (((s.downwardAPI as Obj).items as Obj[] | undefined) ?? [])) {
+            if (it.fieldRef) files[String(it.path)] = downwardField(f, String((it.fieldRef as Obj).fieldPath));
+          }
+        }
+      }
+      const dir = plugin(v.projected ? 'projected' : 'downward-api');
+      writeAll(fs, dir, files);
+      out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
+    } else if (v.hostPath) {
+      const hp = v.hostPath as Obj;
+      const path = String(hp.path);
+      const type = String(hp.type ?? '');
+      if (type === 'DirectoryOrCreate' && !fs.exists(path)) fs.mkdir(path, { parents: true });
+      if (type === 'FileOrCreate' && !fs.exists(path)) fs.writeFile(path, '');
+      if (type === 'Directory' && !fs.isDirectory(path)) fail(name, `hostPath type check failed: ${path} is not a directory`);
+      if (type === 'File' && !fs.isFile(path)) fail(name, `hostPath type check failed: ${path} is not a file`);
+      out.set(name, { source: fs.isFile(path) ? nodeDirMount(fs, path.slice(0, path.lastIndexOf('/')) || '/') : nodeDirMount(fs, path), readOnly: false, dir: path });
+    } else if (v.persistentVolumeClaim) {
+      const claim = String((v.persistentVolumeClaim as Obj).claimName);
+      const pvc = api.tryGet('persistentvolumeclaims', ns, claim);
+      if (!pvc) fail(name, `persistentvolumeclaim "${claim}" not found`);
+      const pvName = pvc!.spec?.volumeName;
+      const pv = pvName ? api.tryGet('persistentvolumes', undefined, pvName) : undefined;
+      if (!pv) fail(name, `PVC ${ns}/${claim} is not bound`);
+      const path: string = pv!.spec?.hostPath?.path ?? pv!.spec?.local?.path ?? joinPath(podDir(uid), `volumes/kubernetes.io~csi/${pvName}/mount`);
+      if (!fs.isDirectory(path)) fs.mkdir(path, { parents: true });
+      out.set(name, { source: nodeDirMount(fs, path), readOnly: !!(v.persistentVolumeClaim as Obj).readOnly, dir: path });
+    }
+  }
+  return out;
+}
+
+/** The mounts of one container from its `volumeMounts` (subPath honoured). */
+export function containerMounts(fs: FileSystem, container: Obj, volumes: Map<string, { source: MountSource; readOnly: boolean; dir?: string }>): FsMount[] {
+  const out: FsMount[] = [];
+  for (const m of (container.volumeMounts as Obj[] | undefined) ?? []) {
+    const vol = volumes.get(String(m.name));
+    if (!vol) continue;
+    let source = vol.source;
+    const sub = m.subPath ? String(m.subPath) : '';
+    if (sub && vol.dir) {
+      const dir = joinPath(vol.dir, sub);
+      try {
+        if (!fs.exists(dir) && !vol.readOnly) fs.mkdir(dir, { parents: true });
+      } catch (e) {
+        if (!(e instanceof FsError)) throw e;
+      }
+      source = nodeDirMount(fs, dir, vol.readOnly || !!m.readOnly);
+    }
+    out.push({ path: String(m.mountPath), readOnly: vol.readOnly || !!m.readOnly, source });
+  }
+  return out;
+}
+
+/** Remove the pod's directory (volumes) once it is gone (emptyDir content goes with it). */
+export function cleanUpPodDir(fs: FileSystem, uid: string): void {
+  try {
+    if (fs.exists(podDir(uid))) fs.rm(podDir(uid), { recursive: true, force: true });
+  } catch (e) {
+    if (!(e instanceof FsError)) throw e;
+  }
+}
+
+/** True when `e` is an API error that did not reach a server (network or API down). */
+export function isUnreachable(e: unknown): boolean {
+  return e instanceof ApiError && e.connectionRefused;
+}
