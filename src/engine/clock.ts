@@ -285,29 +285,52 @@ export class Rng {
   }
 }
 
+/** Broken-down UTC time of a Unix time (ms). `month` 1-12, `weekday` 0 = Sunday. */
+export interface CivilTime {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  ms: number;
+  weekday: number;
+}
+
 /**
- * Format a Unix time in ms as RFC 3339 UTC without using `Date` (the engine is clock-free).
+ * Split a Unix time (ms) into UTC calendar fields without `Date` (the engine is clock-free).
  * Civil-from-days algorithm by Howard Hinnant (public domain).
  */
-export function formatRfc3339(unixMs: number, micro = false): string {
+export function civil(unixMs: number): CivilTime {
   const totalSec = Math.floor(unixMs / 1000);
   const days = Math.floor(totalSec / 86400);
-  const secOfDay = totalSec - days * 86400;
+  const sod = totalSec - days * 86400;
   const z = days + 719468;
   const era = Math.floor(z / 146097);
   const doe = z - era * 146097;
   const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
   const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
   const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return {
+    year: yoe + era * 400 + (month <= 2 ? 1 : 0),
+    month,
+    day,
+    hour: Math.floor(sod / 3600),
+    minute: Math.floor((sod % 3600) / 60),
+    second: sod % 60,
+    ms: unixMs - totalSec * 1000,
+    weekday: (((days % 7) + 11) % 7),
+  };
+}
+
+/** Format a Unix time in ms as RFC 3339 UTC (`2026-01-05T06:00:00Z`, or with microseconds). */
+export function formatRfc3339(unixMs: number, micro = false): string {
+  const c = civil(unixMs);
   const p2 = (n: number) => String(n).padStart(2, '0');
-  const hh = Math.floor(secOfDay / 3600);
-  const mm = Math.floor((secOfDay % 3600) / 60);
-  const ss = secOfDay % 60;
-  const frac = micro ? '.' + String((unixMs - totalSec * 1000) * 1000).padStart(6, '0') : '';
-  return `${y}-${p2(m)}-${p2(d)}T${p2(hh)}:${p2(mm)}:${p2(ss)}${frac}Z`;
+  const frac = micro ? '.' + String(c.ms * 1000).padStart(6, '0') : '';
+  return `${c.year}-${p2(c.month)}-${p2(c.day)}T${p2(c.hour)}:${p2(c.minute)}:${p2(c.second)}${frac}Z`;
 }
 
 /** Parse an RFC 3339 UTC timestamp (as this engine writes them) back to Unix ms. */

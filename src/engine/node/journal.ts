@@ -16,42 +16,17 @@
  * /run/log/journal when /var/log/journal does not exist (journald.conf(5) `Storage=auto`), so
  * the journal is volatile: the machine clears it on every boot (`Journal.clear`).
  */
-import { formatRfc3339 } from '../clock';
+import { civil } from '../clock';
 
-/** Calendar fields of a Unix time in UTC. `weekday`: 0 = Sunday. */
-export interface CivilTime {
-  year: number;
-  /** 1-12 */
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  ms: number;
-  weekday: number;
-}
+export type { CivilTime } from '../clock';
 
 /** English month abbreviations as strftime `%b` prints them in the C locale. */
 export const MONTH_ABBR = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 /** English weekday abbreviations as strftime `%a` prints them in the C locale. */
 export const WEEKDAY_ABBR = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
 
-/** Split a Unix time (ms) into UTC calendar fields, without `Date`. */
-export function civilTime(unixMs: number): CivilTime {
-  const s = formatRfc3339(unixMs, true); // 2026-01-05T06:00:10.123000Z
-  const days = Math.floor(Math.floor(unixMs / 1000) / 86400);
-  return {
-    year: +s.slice(0, 4),
-    month: +s.slice(5, 7),
-    day: +s.slice(8, 10),
-    hour: +s.slice(11, 13),
-    minute: +s.slice(14, 16),
-    second: +s.slice(17, 19),
-    ms: +s.slice(20, 23),
-    // 1970-01-01 was a Thursday (4).
-    weekday: (((days + 4) % 7) + 7) % 7,
-  };
-}
+/** Split a Unix time (ms) into UTC calendar fields, without `Date` (clock.ts `civil`). */
+export const civilTime = civil;
 
 const p2 = (n: number): string => String(n).padStart(2, '0');
 

@@ -18,6 +18,7 @@
  * such file or directory`), dash as Debian's `/bin/sh` (`sh: 1: foo: not found`), bash
  * (`bash: line 1: foo: command not found`) and GNU coreutils (`cat: x: No such file or directory`).
  */
+import { civil } from '../clock';
 import type { Clock, Timer } from '../clock';
 import type { Signal } from './process';
 import type { Userland } from './registry';
@@ -1887,42 +1888,7 @@ interface Utility {
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** Broken-down UTC time of a Unix ms value (no Date). */
-export interface CivilTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  ms: number;
-  weekday: number;
-}
-
-/** Civil-from-days (Howard Hinnant) for a Unix time in ms. */
-export function civil(unixMs: number): CivilTime {
-  const totalSec = Math.floor(unixMs / 1000);
-  const days = Math.floor(totalSec / 86400);
-  const sod = totalSec - days * 86400;
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return {
-    year: yoe + era * 400 + (month <= 2 ? 1 : 0),
-    month,
-    day,
-    hour: Math.floor(sod / 3600),
-    minute: Math.floor((sod % 3600) / 60),
-    second: sod % 60,
-    ms: unixMs - totalSec * 1000,
-    weekday: (((days % 7) + 11) % 7),
-  };
-}
+export { civil, type CivilTime } from '../clock';
 
 const p2 = (n: number) => String(n).padStart(2, '0');
 

@@ -19,6 +19,7 @@
  */
 import type { KubeObject } from '../api/types';
 import type { Lister } from '../client/informer';
+import { toleratesTaint } from '../controllers/util';
 import { everything, nothing, selectorFromLabelSelector, selectorFromSet, type Selector } from '../api/labels';
 import { MAX_NODE_SCORE, PLUGIN, SCORE_WEIGHTS, status, type Status } from './framework';
 import {
@@ -119,23 +120,7 @@ export interface Toleration {
   tolerationSeconds?: number;
 }
 
-/**
- * `Toleration.ToleratesTaint`: the effect matches (empty = all), the key matches (empty with
- * Exists = all keys), and for Equal (or no operator) the value matches.
- */
-export function toleratesTaint(t: Toleration, taint: TaintLike): boolean {
-  if (t.effect && t.effect !== taint.effect) return false;
-  if (t.key && t.key !== taint.key) return false;
-  switch (t.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (t.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
+export { toleratesTaint };
 
 function tolerated(tolerations: Toleration[], taint: TaintLike): boolean {
   for (const t of tolerations) if (toleratesTaint(t, taint)) return true;
