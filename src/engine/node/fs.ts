@@ -192,22 +192,33 @@ export class FileSystem {
    * (message = strerror text) that callers re-word per command.
    */
   private resolve(path: string, followLast = true): { node: FsNode; path: string } {
+    const r = this.lookup(path, followLast);
+    if ('errno' in r) throw new FsError(r.errno, r.path, ERRNO_TEXT[r.errno]);
+    return r;
+  }
+
+  /**
+   * Path resolution without exceptions (the kubelet probes many paths that do not exist on every
+   * sync; building an Error with its stack for each was the idle cluster's top cost).
+   */
+  private lookup(path: string, followLast: boolean): { node: FsNode; path: string } | { errno: Errno; path: string } {
     let hops = 0;
-    const walk = (p: string, follow: boolean): { node: FsNode; path: string } => {
+    const walk = (p: string, follow: boolean): { node: FsNode; path: string } | { errno: Errno; path: string } => {
       const norm = normalizePath(p);
       const parts = norm === '/' ? [] : norm.slice(1).split('/');
       let cur: FsNode = this.root;
       let curPath = '';
       for (let i = 0; i < parts.length; i++) {
-        if (cur.type !== 'dir') throw new FsError('ENOTDIR', norm, ERRNO_TEXT.ENOTDIR);
-        const next = cur.children.get(parts[i]);
-        if (!next) throw new FsError('ENOENT', norm, ERRNO_TEXT.ENOENT);
+        if (cur.type !== 'dir') return { errno: 'ENOTDIR', path: norm };
+        const next: FsNode | undefined = cur.children.get(parts[i]);
+        if (!next) return { errno: 'ENOENT', path: norm };
         const last = i === parts.length - 1;
         if (next.type === 'symlink' && (!last || follow)) {
-          if (++hops > MAX_SYMLINKS) throw new FsError('ELOOP', norm, ERRNO_TEXT.ELOOP);
+          if (++hops > MAX_SYMLINKS) return { errno: 'ELOOP', path: norm };
           const base = curPath === '' ? '/' : curPath;
           const target = next.target.startsWith('/') ? next.target : `${base}/${next.target}`;
           const r = walk(target, true);
+          if ('errno' in r) return r;
           cur = r.node;
           curPath = r.path === '/' ? '' : r.path;
         } else {
@@ -230,12 +241,8 @@ export class FileSystem {
   }
 
   private tryResolve(path: string, followLast = true): { node: FsNode; path: string } | undefined {
-    try {
-      return this.resolve(path, followLast);
-    } catch (e) {
-      if (e instanceof FsError) return undefined;
-      throw e;
-    }
+    const r = this.lookup(path, followLast);
+    return 'errno' in r ? undefined : r;
   }
 
   private statOf(node: FsNode, path: string): FileStat {
