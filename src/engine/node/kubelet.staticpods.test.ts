@@ -38,11 +38,11 @@ describe('kubelet: static pods', () => {
     const mirror = fx.api.get('pods', 'kube-system', `static-web-${CP}`);
     const node = fx.api.get('nodes', undefined, CP);
     expect(mirror.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: CP, uid: node.metadata.uid, controller: true }]);
-    const hash = mirror.metadata.annotations['kubernetes.io/config.hash'];
+    const hash = mirror.metadata.annotations!['kubernetes.io/config.hash'];
     expect(hash).toMatch(/^[0-9a-f]{32}$/);
-    expect(mirror.metadata.annotations['kubernetes.io/config.mirror']).toBe(hash);
-    expect(mirror.metadata.annotations['kubernetes.io/config.source']).toBe('file');
-    expect(mirror.metadata.annotations['kubernetes.io/config.seen']).toMatch(/^2026-01-05T06:00:00\.\d+Z$/);
+    expect(mirror.metadata.annotations!['kubernetes.io/config.mirror']).toBe(hash);
+    expect(mirror.metadata.annotations!['kubernetes.io/config.source']).toBe('file');
+    expect(mirror.metadata.annotations!['kubernetes.io/config.seen']).toMatch(/^2026-01-05T06:00:00\.\d+Z$/);
     expect(mirror.metadata.labels.role).toBe('myrole');
     expect(mirror.spec.nodeName).toBe(CP);
     expect(mirror.status.phase).toBe('Running');
@@ -61,7 +61,7 @@ describe('kubelet: static pods', () => {
     fs.writeFile('/etc/kubernetes/manifests/static-web.yaml', MANIFEST.replace('nginx:1.27', 'nginx:1.27.5'));
     fx.run(40_000);
     const mirror3 = fx.api.get('pods', 'kube-system', `static-web-${CP}`);
-    expect(mirror3.metadata.annotations['kubernetes.io/config.hash']).not.toBe(hash);
+    expect(mirror3.metadata.annotations!['kubernetes.io/config.hash']).not.toBe(hash);
     expect(mirror3.spec.containers[0].image).toBe('nginx:1.27.5');
     const c1 = running(fx);
     expect(c1.length).toBe(1);

@@ -124,11 +124,11 @@ describe('kubelet: control-plane registration', () => {
     const node = fx.api.get('nodes', undefined, 'k8s-lab-control-plane');
     expect(node.spec.taints).toEqual([{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }]);
     const marked = kubeadmMarkControlPlane(fx.api, 'k8s-lab-control-plane');
-    expect(marked.metadata.labels['node-role.kubernetes.io/control-plane']).toBe('');
+    expect(marked.metadata.labels!['node-role.kubernetes.io/control-plane']).toBe('');
     expect(marked.spec.taints.length).toBe(1);
     // A restarted kubelet keeps what kubeadm set (only default labels are reconciled).
     fx.nodes[0].machine.systemctl(['restart', 'kubelet']);
     fx.run(5000);
-    expect(fx.api.get('nodes', undefined, 'k8s-lab-control-plane').metadata.labels['node-role.kubernetes.io/control-plane']).toBe('');
+    expect(fx.api.get('nodes', undefined, 'k8s-lab-control-plane').metadata.labels!['node-role.kubernetes.io/control-plane']).toBe('');
   });
 });
