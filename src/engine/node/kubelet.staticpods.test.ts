@@ -43,7 +43,7 @@ describe('kubelet: static pods', () => {
     expect(mirror.metadata.annotations!['kubernetes.io/config.mirror']).toBe(hash);
     expect(mirror.metadata.annotations!['kubernetes.io/config.source']).toBe('file');
     expect(mirror.metadata.annotations!['kubernetes.io/config.seen']).toMatch(/^2026-01-05T06:00:00\.\d+Z$/);
-    expect(mirror.metadata.labels.role).toBe('myrole');
+    expect(mirror.metadata.labels!.role).toBe('myrole');
     expect(mirror.spec.nodeName).toBe(CP);
     expect(mirror.status.phase).toBe('Running');
     expect(fx.api.tryGet('pods', 'kube-system', `hidden-${CP}`)).toBeUndefined();
