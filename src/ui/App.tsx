@@ -1,50 +1,151 @@
-/** The application shell. For now: the header and a placeholder while the engine is built. */
+/**
+ * The application: the header with the simulation controls, the cluster map (or the owner graph,
+ * loaded on demand) with the command line under it, and the inspector and timeline beside it.
+ */
+import { lazy, Suspense, useEffect } from 'react';
+import { simStore, useSim } from './state/store';
+import { Controls } from './views/Controls';
+import { ClusterMap } from './views/ClusterMap';
+import { Inspector, deleteSelectedPod } from './views/Inspector';
+import { Timeline } from './views/Timeline';
+import { CommandBar } from './views/CommandBar';
 
-const LAYERS = [
-  { n: '1', name: 'systemd', note: 'PID 1 on every node' },
-  { n: '2', name: 'containerd, kubelet', note: 'restarted by systemd' },
-  { n: '3', name: 'control plane', note: 'static pods, run by the kubelet' },
-  { n: '4', name: 'your apps', note: 'reconciled by controllers' },
-];
+const OwnerGraph = lazy(() => import('./views/graph/OwnerGraph'));
+
+/** Whether a key event comes from a place that types text (the shortcut must not fire there). */
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+function useShortcuts(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTyping(e.target)) return;
+      if (e.key === 'Delete') {
+        if (deleteSelectedPod()) e.preventDefault();
+      } else if (e.key === 'Escape') {
+        simStore.getState().select(undefined);
+      } else if (e.key === ' ' && (e.target === document.body || e.target === document.documentElement)) {
+        const s = simStore.getState();
+        if (!s.connected) return;
+        e.preventDefault();
+        s.send(s.run.playing || s.run.fastForward ? { type: 'pause' } : { type: 'play' });
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
+
+function Tabs() {
+  const view = useSim((s) => s.view);
+  const tab = (id: 'map' | 'graph', label: string) => (
+    <button
+      type="button"
+      role="tab"
+      id={`tab-${id}`}
+      aria-selected={view === id}
+      aria-controls="workspace-panel"
+      className={`tab${view === id ? ' is-active' : ''}`}
+      onClick={() => simStore.getState().setView(id)}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div className="tabs" role="tablist" aria-label="Views">
+      {tab('map', 'Cluster map')}
+      {tab('graph', 'Owner graph')}
+    </div>
+  );
+}
+
+function ErrorBanner() {
+  const error = useSim((s) => s.error);
+  if (!error) return null;
+  return (
+    <div className="error-banner" role="alert">
+      <strong>Problem:</strong> {error}
+      <button type="button" className="btn btn-small" onClick={() => simStore.getState().setError(undefined)}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+function BootBanner() {
+  const booting = useSim((s) => s.run.booting === true);
+  const kind = useSim((s) => s.run.cluster);
+  const playAfter = useSim((s) => s.run.playing);
+  if (!booting) return null;
+  return (
+    <p className="boot-banner" role="status">
+      <span className="boot-spinner" aria-hidden="true" />
+      {kind === 'booted' ? (
+        <span>
+          Booting the kind cluster <code>k8s-lab</code>: <code>kind create cluster</code>, then <code>make up</code> applies the bookshop. Fast-forwarded; it
+          {playAfter ? ' plays' : ' pauses'} when the bookshop is available.
+        </span>
+      ) : (
+        <span>Starting the test cluster…</span>
+      )}
+    </p>
+  );
+}
+
+function ClusterBadge() {
+  const kind = useSim((s) => s.run.cluster);
+  const connected = useSim((s) => s.connected);
+  if (!connected) return null;
+  return (
+    <span className="cluster-badge" title={kind === 'test' ? 'A small test cluster: API server, controllers and scheduler are real; kubelets are simulated stand-ins.' : 'A kind cluster booted node by node.'}>
+      {kind === 'test' ? 'test cluster' : 'kind cluster k8s-lab'}
+    </span>
+  );
+}
 
 export function App() {
+  useShortcuts();
+  const view = useSim((s) => s.view);
   return (
     <div className="app">
       <header className="app-header">
-        <svg className="app-logo" viewBox="0 0 32 32" aria-hidden="true">
-          <polygon points="16,2 28.1,9 28.1,23 16,30 3.9,23 3.9,9" />
-          <circle cx="16" cy="16" r="5" />
-        </svg>
-        <div>
-          <h1>Cluster Playground</h1>
-          <p className="app-subtitle">A Kubernetes cluster you can break, in a browser tab</p>
+        <div className="brand">
+          <svg className="app-logo" viewBox="0 0 32 32" aria-hidden="true">
+            <polygon points="16,2 28.1,9 28.1,23 16,30 3.9,23 3.9,9" />
+            <circle cx="16" cy="16" r="5" />
+          </svg>
+          <div>
+            <h1>Cluster Playground</h1>
+            <p className="app-subtitle">A Kubernetes cluster you can break, in a browser tab</p>
+          </div>
         </div>
+        <Controls />
       </header>
-
+      <ErrorBanner />
       <main className="app-main">
-        <section className="placeholder" aria-labelledby="placeholder-title">
-          <p className="placeholder-status" role="status">
-            <span className="dot" aria-hidden="true" />
-            Under construction
-          </p>
-          <h2 id="placeholder-title">The simulation engine is being built</h2>
-          <p className="placeholder-text">
-            A simulated kind cluster will run here, in a Web Worker: delete pods, kill kubelets, stop
-            nodes or type <code>kubectl</code>, and watch each layer bring the cluster back. The
-            cluster map, owner graph, timeline, editor and terminal arrive once the engine is in place.
-          </p>
-          <ol className="layers" aria-label="The four layers the playground will show">
-            {LAYERS.map((l) => (
-              <li key={l.n}>
-                <span className="layer-n">{l.n}</span>
-                <span className="layer-text">
-                  <span className="layer-name">{l.name}</span>
-                  <span className="layer-note">{l.note}</span>
-                </span>
-              </li>
-            ))}
-          </ol>
+        <section className="workspace" aria-label="Cluster">
+          <div className="workspace-head">
+            <Tabs />
+            <ClusterBadge />
+          </div>
+          <BootBanner />
+          <div className="workspace-panel" id="workspace-panel" role="tabpanel" aria-labelledby={`tab-${view}`}>
+            {view === 'map' ? (
+              <ClusterMap />
+            ) : (
+              <Suspense fallback={<p className="starting">Loading the owner graph…</p>}>
+                <OwnerGraph />
+              </Suspense>
+            )}
+          </div>
+          <CommandBar />
         </section>
+        <aside className="sidebar">
+          <Inspector />
+          <Timeline />
+        </aside>
       </main>
     </div>
   );

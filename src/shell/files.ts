@@ -1,0 +1,105 @@
+/**
+ * The shell's working directory on the laptop: an in-memory tree of files (by default the
+ * bookshop repository: `cluster/`, `manifests/`). Paths are relative to the repository root
+ * (`manifests/bookshop/catalog.yaml`); `.`, `./x` and `a/../b` are normalised. Absolute paths are
+ * outside the tree (the shell maps `/home/learner/k8s-bookshop/...` back before asking).
+ * Directories exist when a file lives below them or `mkdirs` made them.
+ */
+import type { ShellFiles } from './types';
+
+/** An error from `MemoryFiles.write` with an errno-style `code` (the shell words the message). */
+export class FilesError extends Error {
+  constructor(
+    readonly code: 'ENOENT' | 'EISDIR' | 'ENOTDIR',
+    readonly path: string,
+  ) {
+    super(`${path}: ${code === 'ENOENT' ? 'No such file or directory' : code === 'EISDIR' ? 'Is a directory' : 'Not a directory'}`);
+  }
+}
+
+/** Normalise a working-directory path: `./a//b/../c` -> `a/c`; the root is `''`. */
+export function normalizeRel(p: string): string {
+  const out: string[] = [];
+  for (const s of p.split('/')) {
+    if (s === '' || s === '.') continue;
+    if (s === '..') out.pop();
+    else out.push(s);
+  }
+  return out.join('/');
+}
+
+/** In-memory `ShellFiles`. */
+export class MemoryFiles implements ShellFiles {
+  private files = new Map<string, string>();
+  private dirs = new Set<string>(['']);
+
+  /** @param initial file contents by relative path */
+  constructor(initial: Record<string, string> = {}) {
+    for (const [p, c] of Object.entries(initial)) {
+      const n = normalizeRel(p);
+      this.mkdirs(parent(n));
+      this.files.set(n, c);
+    }
+  }
+
+  read(path: string): string | undefined {
+    if (path.startsWith('/')) return undefined;
+    return this.files.get(normalizeRel(path));
+  }
+
+  /**
+   * Create, replace or append to a file. The parent directory must exist (`FilesError` ENOENT,
+   * as bash reports `x/y: No such file or directory`); a directory cannot be written (EISDIR).
+   */
+  write(path: string, content: string, append = false): void {
+    if (path.startsWith('/')) throw new FilesError('ENOENT', path);
+    const n = normalizeRel(path);
+    if (this.dirs.has(n)) throw new FilesError('EISDIR', path);
+    const dir = parent(n);
+    if (!this.dirs.has(dir)) throw new FilesError(this.files.has(dir) ? 'ENOTDIR' : 'ENOENT', path);
+    this.files.set(n, append ? (this.files.get(n) ?? '') + content : content);
+  }
+
+  /** Entry names of a directory (sorted), or undefined when it is not one. */
+  list(dir: string): string[] | undefined {
+    if (dir.startsWith('/')) return undefined;
+    const n = normalizeRel(dir);
+    if (!this.dirs.has(n)) return undefined;
+    const prefix = n === '' ? '' : `${n}/`;
+    const names = new Set<string>();
+    for (const k of [...this.files.keys(), ...this.dirs]) {
+      if (k !== n && k.startsWith(prefix) && k.length > prefix.length) names.add(k.slice(prefix.length).split('/')[0]);
+    }
+    return [...names].sort();
+  }
+
+  isDir(path: string): boolean {
+    return !path.startsWith('/') && this.dirs.has(normalizeRel(path));
+  }
+
+  /** `mkdir -p`. */
+  mkdirs(path: string): void {
+    const n = normalizeRel(path);
+    for (let d = n; d !== ''; d = parent(d)) this.dirs.add(d);
+  }
+
+  /** Remove a file or a directory tree. Returns false when nothing was there. */
+  remove(path: string): boolean {
+    const n = normalizeRel(path);
+    if (this.files.delete(n)) return true;
+    if (n === '' || !this.dirs.has(n)) return false;
+    for (const k of [...this.files.keys()]) if (k.startsWith(`${n}/`)) this.files.delete(k);
+    for (const d of [...this.dirs]) if (d === n || d.startsWith(`${n}/`)) this.dirs.delete(d);
+    return true;
+  }
+
+  /** Every file path, sorted (for snapshots and tests). */
+  paths(): string[] {
+    return [...this.files.keys()].sort();
+  }
+}
+
+function parent(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i === -1 ? '' : p.slice(0, i);
+}

@@ -1,0 +1,50 @@
+/**
+ * `kubectl exec POD|TYPE/NAME [-c CONTAINER] [-i] [-t] -- COMMAND [args...]`.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go (`Complete`: `exec [POD] [COMMAND] is
+ * not supported anymore. Use exec [POD] -- [COMMAND] instead`, `you must specify at least one
+ * command for the container`; `Run`: `cannot exec into a container in a completed pod; current
+ * phase is Succeeded`; a non-zero exit prints `command terminated with exit code N` and exits
+ * with N) and the kubelet's answer for a container that has not started
+ * (`unable to upgrade connection: container not found ("c")`). The command runs in the node
+ * layer through `NodeAccess`.
+ */
+import { discover, fail, usageError, CmdError, type Env } from './env';
+import { isNodeAccessError } from './node-access';
+import { containerFor, podFor } from './logs';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+/** Said when there is no node layer to run commands in. */
+export const NO_EXEC_ACCESS = 'unable to upgrade connection: this playground has no node layer connected to kubectl yet';
+
+/** `kubectl exec`. */
+export function exec(env: Env): number {
+  const args = env.flags.args;
+  const dash = env.flags.argsLenAtDash;
+  if (args.length === 0 && env.flags.list('filename').length === 0) throw fail('pod, type/name or --filename must be specified');
+  if (dash === -1 && args.length > 1) throw usageError(env, 'exec [POD] [COMMAND] is not supported anymore. Use exec [POD] -- [COMMAND] instead');
+  const before = dash === -1 ? args : args.slice(0, dash);
+  const command = dash === -1 ? [] : args.slice(dash);
+  if (before.length === 0) throw usageError(env, 'pod, type/name or --filename must be specified');
+  if (command.length === 0) throw fail('you must specify at least one command for the container');
+  discover(env, 4);
+  const pod: Any = podFor(env, before[0]);
+  const phase = pod.status?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') throw fail(`cannot exec into a container in a completed pod; current phase is ${phase}`);
+  const container = containerFor(env, pod, env.flags.str('container'));
+  const cs = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((s: Any) => s.name === container);
+  if (!cs?.state?.running) throw fail(`unable to upgrade connection: container not found ("${container}")`);
+  const na = env.options.nodeAccess;
+  if (!na) throw fail(NO_EXEC_ACCESS);
+  const r = na.exec(pod.metadata.namespace, pod.metadata.name, container, command, env.flags.bool('stdin') ? env.io.stdin : undefined);
+  if (isNodeAccessError(r)) throw new CmdError(r.error.startsWith('error: ') ? r.error : `error: ${r.error}`);
+  env.out(r.stdout);
+  env.err(r.stderr);
+  if (r.exitCode !== 0) {
+    env.err(`command terminated with exit code ${r.exitCode}\n`);
+    return r.exitCode;
+  }
+  return 0;
+}

@@ -1,0 +1,288 @@
+/**
+ * `kubectl` for the playground shell: finds the subcommand in argv as cobra does, parses its
+ * flags as pflag does, and runs it against the simulated API server.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/cmd.go (`NewKubectlCommand`: the command groups,
+ * the global flags, the flag error function) and github.com/spf13/cobra command.go (`Find`,
+ * `stripFlags`, `findSuggestions`, `legacyArgs`): `kubectl` alone and `-h`/`--help` print help
+ * to stdout (exit 0); an unknown command prints `Error: unknown command "x" for "kubectl"`
+ * with suggestions; flag errors print `Error: <err>\nSee 'kubectl <cmd> --help' for usage.`;
+ * all failures exit 1.
+ */
+import type { Command, CommandIO, Pending, ShellContext } from '../types';
+import { COMMANDS, OPTIONS_HELP, type FlagDef } from './helpdata';
+import { FlagError, FlagSet, Flags, suggestionsFor } from './flags';
+import { CmdError, errorText, type Env, type KubectlOptions, type KubectlState, type Subcommand } from './env';
+import { get } from './get';
+import { describe } from './describe';
+import { apply } from './apply';
+import { create, createConfigMap, createDeployment, createJob, createNamespace, createSecretGeneric, createService } from './create';
+import { deleteCmd } from './delete';
+import { scale } from './scale';
+import { rolloutHistory, rolloutPause, rolloutRestart, rolloutResume, rolloutStatus, rolloutUndo } from './rollout';
+import { setImage } from './setimage';
+import { annotate, label } from './label';
+import { cordon, drain, uncordon } from './drain';
+import { wait } from './wait';
+import { edit } from './edit';
+import { apiResources, apiVersions, clusterInfo, configCurrentContext, configGetContexts, configUseContext, configView, version } from './info';
+import { explain } from './explain';
+import { logs } from './logs';
+import { exec } from './exec';
+
+export type { KubectlOptions } from './env';
+export type { NodeAccess, LogOptions, ExecResult, NodeAccessError, LogStream } from './node-access';
+
+/** Implemented subcommands by command path. */
+const SUBCOMMANDS: Record<string, Subcommand> = {
+  get,
+  describe,
+  apply,
+  create,
+  'create deployment': createDeployment,
+  'create namespace': createNamespace,
+  'create secret generic': createSecretGeneric,
+  'create configmap': createConfigMap,
+  'create service clusterip': (env) => createService(env, 'ClusterIP'),
+  'create service nodeport': (env) => createService(env, 'NodePort'),
+  'create job': createJob,
+  delete: deleteCmd,
+  scale,
+  'rollout status': rolloutStatus,
+  'rollout history': rolloutHistory,
+  'rollout undo': rolloutUndo,
+  'rollout restart': rolloutRestart,
+  'rollout pause': rolloutPause,
+  'rollout resume': rolloutResume,
+  'set image': setImage,
+  label,
+  annotate,
+  cordon,
+  uncordon,
+  drain,
+  wait,
+  edit,
+  version,
+  'api-resources': apiResources,
+  'api-versions': apiVersions,
+  explain,
+  'config view': configView,
+  'config current-context': configCurrentContext,
+  'config get-contexts': configGetContexts,
+  'config use-context': configUseContext,
+  'cluster-info': clusterInfo,
+  logs,
+  exec,
+};
+
+/** Command groups: their subcommands (help printed when called bare, unless listed in `BARE_RUNS`). */
+const GROUPS: Record<string, string[]> = {
+  create: ['clusterrole', 'clusterrolebinding', 'configmap', 'cronjob', 'deployment', 'ingress', 'job', 'namespace', 'poddisruptionbudget', 'priorityclass', 'quota', 'role', 'rolebinding', 'secret', 'service', 'serviceaccount', 'token'],
+  'create secret': ['docker-registry', 'generic', 'tls'],
+  'create service': ['clusterip', 'externalname', 'loadbalancer', 'nodeport'],
+  rollout: ['history', 'pause', 'restart', 'resume', 'status', 'undo'],
+  set: ['env', 'image', 'resources', 'selector', 'serviceaccount', 'subject'],
+  config: ['current-context', 'delete-cluster', 'delete-context', 'delete-user', 'get-clusters', 'get-contexts', 'get-users', 'rename-context', 'set', 'set-cluster', 'set-context', 'set-credentials', 'unset', 'use-context', 'view'],
+};
+
+/** Groups that run themselves when called without a subcommand (`kubectl create -f x`). */
+const BARE_RUNS = new Set(['create']);
+
+/** kubectl's top-level commands in the order cobra adds them (for suggestions). */
+const TOP_LEVEL = [
+  'create', 'expose', 'run', 'set', 'explain', 'get', 'edit', 'delete', 'rollout', 'scale', 'autoscale', 'certificate', 'cluster-info', 'top',
+  'cordon', 'uncordon', 'drain', 'taint', 'describe', 'logs', 'attach', 'exec', 'port-forward', 'proxy', 'cp', 'auth', 'debug', 'events', 'diff',
+  'apply', 'patch', 'replace', 'wait', 'kustomize', 'label', 'annotate', 'completion', 'alpha', 'api-resources', 'api-versions', 'config',
+  'plugin', 'version', 'options', 'help',
+];
+
+/** cobra `SuggestFor` entries kubectl declares. */
+const SUGGEST_FOR: Record<string, string[]> = { delete: ['rm'], get: ['list', 'ps'], describe: ['show'], scale: ['resize'], logs: ['log'], 'api-resources': [], explain: [] };
+
+/** Hidden, deprecated flags kubectl still accepts (with a warning). */
+const RECORD_FLAG: FlagDef = ['record', '', 'bool', 'false'];
+const RECORD_COMMANDS = new Set(['annotate', 'apply', 'create', 'create deployment', 'edit', 'label', 'scale', 'set image', 'rollout undo', 'rollout restart', 'rollout pause', 'rollout resume']);
+
+/** Global flags that take a value (cobra's `stripFlags` must skip their values to find the command). */
+const GLOBAL_VALUE_FLAGS = new Set(['-n', '--namespace', '-s', '--server', '--context', '--kubeconfig', '--cluster', '--user', '--token', '--as', '--as-group', '--as-uid', '--request-timeout', '--cache-dir', '--certificate-authority', '--client-certificate', '--client-key', '--password', '--username', '--profile', '--profile-output', '--tls-server-name', '--vmodule', '--log-flush-frequency', '-v', '--v']);
+
+/** Split argv (without `kubectl`) into the command path and the rest, skipping flags as cobra's `stripFlags` does. */
+function findCommand(args: string[]): { path: string[]; rest: string[] } {
+  const path: string[] = [];
+  const rest: string[] = [];
+  let group = '';
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--') {
+      rest.push(...args.slice(i));
+      break;
+    }
+    if (a.startsWith('-') && a.length > 1) {
+      rest.push(a);
+      if (!a.includes('=') && GLOBAL_VALUE_FLAGS.has(a) && i + 1 < args.length) rest.push(args[++i]);
+      continue;
+    }
+    const candidate = group === '' ? a : `${group} ${a}`;
+    if (path.length === 0 || (GROUPS[group] && GROUPS[group].includes(a) && path.length < 3)) {
+      path.push(a);
+      group = candidate;
+      continue;
+    }
+    rest.push(a);
+    rest.push(...args.slice(i + 1));
+    break;
+  }
+  return { path, rest };
+}
+
+/** kubectl's version as `kubectl version` prints it. */
+const DEFAULT_CLIENT_VERSION = 'v1.36.1';
+
+/** `makeKubectl()` with no node layer. */
+export function makeKubectl(options: KubectlOptions = {}): Command {
+  const state: KubectlState = { pid: 45934 };
+  const opts = {
+    clientVersion: options.clientVersion ?? DEFAULT_CLIENT_VERSION,
+    server: options.server ?? '127.0.0.1:6443',
+    contextName: options.contextName ?? 'kind-k8s-lab',
+    nodeAccess: options.nodeAccess,
+  };
+  return (argv: string[], io: CommandIO, ctx: ShellContext): number | Pending => {
+    state.pid += 17;
+    const out = (t: string) => io.stdout(t);
+    const err = (t: string) => io.stderr(t);
+    const { path: words, rest } = findCommand(argv.slice(1));
+    if (words.length === 0) {
+      // `kubectl` alone, or with only flags: -h/--help or nothing prints help.
+      const fs = new FlagSet([]);
+      try {
+        fs.parse(rest);
+      } catch (e) {
+        if (e instanceof FlagError) {
+          err(`Error: ${e.message}\nSee 'kubectl --help' for usage.\n`);
+          return 1;
+        }
+        throw e;
+      }
+      out(COMMANDS[''].help);
+      return 0;
+    }
+    const top = words[0];
+    if (top === 'help') {
+      const target = words.slice(1).concat(rest.filter((r) => !r.startsWith('-'))).join(' ');
+      const h = COMMANDS[target];
+      if (h) {
+        out(h.help);
+        return 0;
+      }
+      out(COMMANDS[''].help);
+      return 0;
+    }
+    if (top === 'options') {
+      out(OPTIONS_HELP);
+      return 0;
+    }
+    if (!TOP_LEVEL.includes(top)) {
+      const sugg = suggestionsFor(top, TOP_LEVEL, SUGGEST_FOR);
+      let msg = `Error: unknown command "${top}" for "kubectl"\n`;
+      if (sugg.length) msg += `\nDid you mean this?\n${sugg.map((s) => `\t${s}\n`).join('')}\n`;
+      err(msg);
+      return 1;
+    }
+    // The deepest known command path.
+    const pathWords = [top];
+    for (let i = 1; i < words.length; i++) pathWords.push(words[i]);
+    const path = pathWords.join(' ');
+    const args = rest;
+    // A group's unknown subcommand / a group called bare.
+    while (GROUPS[path] && !BARE_RUNS.has(path)) {
+      const next = args.find((a) => !a.startsWith('-'));
+      const fs = new FlagSet(COMMANDS[path]?.flags ?? []);
+      let parsed;
+      try {
+        parsed = fs.parse(args);
+      } catch (e) {
+        if (e instanceof FlagError) {
+          err(`Error: ${e.message}\nSee 'kubectl ${path} --help' for usage.\n`);
+          return 1;
+        }
+        throw e;
+      }
+      if (next === undefined || parsed.help) {
+        out(COMMANDS[path]?.help ?? '');
+        return 0;
+      }
+      err(`error: unknown command "${next}"\nSee 'kubectl ${path} -h' for help and examples\n`);
+      return 1;
+    }
+    const spec = COMMANDS[path];
+    const run = SUBCOMMANDS[path];
+    if (!spec || !run) {
+      err(`error: "kubectl ${path}" is not available in this playground\n`);
+      return 1;
+    }
+    const fs = new FlagSet(spec.flags, RECORD_COMMANDS.has(path) ? [RECORD_FLAG] : []);
+    let parsed;
+    try {
+      parsed = fs.parse(args);
+    } catch (e) {
+      if (e instanceof FlagError) {
+        err(`Error: ${e.message}\nSee 'kubectl ${path} --help' for usage.\n`);
+        return 1;
+      }
+      throw e;
+    }
+    if (parsed.help) {
+      out(spec.help);
+      return 0;
+    }
+    const flags = new Flags(parsed);
+    if (flags.changed('record')) err('Flag --record has been deprecated, --record will be removed in the future\n');
+    const env: Env = {
+      io,
+      ctx,
+      api: ctx.api,
+      path,
+      flags,
+      namespace: flags.str('namespace') || 'default',
+      explicitNamespace: flags.changed('namespace'),
+      options: opts,
+      state,
+      out,
+      err,
+    };
+    try {
+      const r = run(env);
+      if (typeof r === 'number') return r;
+      return guardPending(env, r);
+    } catch (e) {
+      const t = errorText(e);
+      err(t.endsWith('\n') ? t : t + '\n');
+      return e instanceof CmdError ? e.code : 1;
+    }
+  };
+}
+
+/** Errors thrown while a Pending runs are printed like any other kubectl error. */
+function guardPending(env: Env, p: Pending): Pending {
+  let failed: number | undefined;
+  const wrap = <T>(fn: () => T, dflt: T): T => {
+    if (failed !== undefined) return dflt;
+    try {
+      return fn();
+    } catch (e) {
+      const t = errorText(e);
+      env.err(t.endsWith('\n') ? t : t + '\n');
+      failed = e instanceof CmdError ? e.code : 1;
+      return dflt;
+    }
+  };
+  return {
+    poll: () => (failed !== undefined ? failed : wrap(() => p.poll(), undefined) ?? failed),
+    cancel: () => wrap(() => p.cancel(), undefined),
+    wakeAt: p.wakeAt ? () => (failed !== undefined ? undefined : wrap(() => p.wakeAt!(), undefined)) : undefined,
+  };
+}
+
+/** kubectl with no node layer (logs/exec explain that containers are not reachable). */
+export const kubectl: Command = makeKubectl();

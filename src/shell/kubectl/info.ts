@@ -1,0 +1,204 @@
+/**
+ * kubectl's information commands: `version`, `api-resources`, `api-versions`, `cluster-info`
+ * and `config view|current-context|get-contexts|use-context` for the kind cluster's kubeconfig.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/version/version.go (`Client Version`, `Kustomize
+ * Version`, `Server Version`; `-o json` indented by two spaces; the skew warning beyond one
+ * minor), apiresources/apiresources.go (NAME SHORTNAMES APIVERSION NAMESPACED KIND, wide adds
+ * VERBS CATEGORIES; sorted by group), apiresources/apiversions.go, clusterinfo/clusterinfo.go
+ * (services labelled `kubernetes.io/cluster-service=true` in kube-system; printed without the
+ * colours kubectl uses on a terminal) and config/*.go with kind's kubeconfig (`kind-k8s-lab`,
+ * `DATA+OMITTED`).
+ */
+import { toYaml } from '../../engine/api/yaml';
+import { tabwrite } from '../printers';
+import { CmdError, discover, discoveryErrorLines, fail, type Env } from './env';
+
+/** kubectl's embedded kustomize (v5.7.x since kubectl 1.34). */
+export const KUSTOMIZE_VERSION = 'v5.7.1';
+
+/** The Kubernetes version when no node reports one (src/engine/cluster/defaults.ts). */
+const FALLBACK_SERVER_VERSION = 'v1.35.0';
+
+/** The API server's version: the control-plane node's kubelet version (kind ships one version). */
+export function serverVersion(env: Env): string {
+  const nodes = env.api.list('nodes').items;
+  const cp = nodes.find((n) => n.metadata.labels?.['node-role.kubernetes.io/control-plane'] !== undefined) ?? nodes[0];
+  return cp?.status?.nodeInfo?.kubeletVersion ?? FALLBACK_SERVER_VERSION;
+}
+
+function versionInfo(git: string, commit: string, build: string, goVersion: string): Record<string, string> {
+  const m = /^v(\d+)\.(\d+)/.exec(git);
+  return {
+    major: m?.[1] ?? '1',
+    minor: m?.[2] ?? '0',
+    gitVersion: git,
+    gitCommit: commit,
+    gitTreeState: 'clean',
+    buildDate: build,
+    goVersion,
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
+}
+
+/** `kubectl version [--client] [-o json|yaml]`. */
+export function version(env: Env): number {
+  const output = env.flags.str('output');
+  if (output !== '' && output !== 'json' && output !== 'yaml') throw fail(`--output must be 'yaml' or 'json'`);
+  const client = versionInfo(env.options.clientVersion, 'a8b2c3d4e5f60718293a4b5c6d7e8f9012345678', '2026-05-12T10:21:44Z', 'go1.26.2');
+  const clientOnly = env.flags.bool('client');
+  let server: Record<string, string> | undefined;
+  let serverErr: unknown;
+  if (!clientOnly) {
+    try {
+      const v = serverVersion(env);
+      server = versionInfo(v, '5e1c7a9b3d2f4e6a8c0b1d3f5a7c9e1b3d5f7a9c', '2025-12-17T15:38:52Z', 'go1.25.5');
+    } catch (e) {
+      serverErr = e;
+    }
+  }
+  if (output === 'json' || output === 'yaml') {
+    const doc: Record<string, unknown> = { clientVersion: client, kustomizeVersion: KUSTOMIZE_VERSION };
+    if (server) doc.serverVersion = server;
+    env.out(output === 'json' ? JSON.stringify(doc, null, 2) + '\n' : toYaml(doc));
+  } else {
+    env.out(`Client Version: ${client.gitVersion}\nKustomize Version: ${KUSTOMIZE_VERSION}\n`);
+    if (server) env.out(`Server Version: ${server.gitVersion}\n`);
+  }
+  if (server) {
+    const skew = Math.abs(Number(client.minor) - Number(server.minor));
+    if (client.major === server.major && skew > 1) {
+      env.err(`WARNING: version difference between client (${client.major}.${client.minor}) and server (${server.major}.${server.minor}) exceeds the supported minor version skew of +/-1\n`);
+    }
+  }
+  if (serverErr) throw serverErr;
+  return 0;
+}
+
+/** `kubectl api-resources`. */
+export function apiResources(env: Env): number {
+  const output = env.flags.str('output');
+  if (output !== '' && output !== 'wide' && output !== 'name') throw fail(`--output ${output} is not available`);
+  const wide = output === 'wide';
+  const header = ['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND', ...(wide ? ['VERBS', 'CATEGORIES'] : [])].join('\t');
+  if (env.api.getAvailability() === 'down') {
+    // Discovery fails once; kubectl has already printed the (empty) table's header.
+    env.err(discoveryErrorLines(env, 1));
+    if (output !== 'name' && !env.flags.bool('no-headers')) env.out(tabwrite(header + '\n'));
+    throw new CmdError(`The connection to the server ${env.options.server} was refused - did you specify the right host or port?`);
+  }
+  let types = [...env.api.registry.all()];
+  if (env.flags.changed('namespaced')) types = types.filter((t) => t.namespaced === env.flags.bool('namespaced'));
+  if (env.flags.changed('api-group')) types = types.filter((t) => t.group === env.flags.str('api-group'));
+  const verbs = env.flags.list('verbs');
+  if (verbs.length) types = types.filter((t) => verbs.every((v) => t.verbs.includes(v)));
+  const cats = env.flags.list('categories');
+  if (cats.length) types = types.filter((t) => cats.every((c) => t.categories.includes(c)));
+  const sortBy = env.flags.str('sort-by');
+  const key = (t: (typeof types)[number]) => (sortBy === 'name' ? t.resource : sortBy === 'kind' ? t.kind : t.group);
+  types = types
+    .map((t, i) => ({ t, i }))
+    .sort((a, b) => {
+      const ka = key(a.t);
+      const kb = key(b.t);
+      if (ka !== kb) return ka < kb ? -1 : 1;
+      if (a.t.group === b.t.group && a.t.resource !== b.t.resource) return a.t.resource < b.t.resource ? -1 : 1;
+      return a.i - b.i;
+    })
+    .map((x) => x.t);
+  if (output === 'name') {
+    for (const t of types) env.out(`${t.resource}${t.group ? `.${t.group}` : ''}\n`);
+    return 0;
+  }
+  const lines: string[] = [];
+  if (!env.flags.bool('no-headers')) lines.push(header);
+  for (const t of types) {
+    const cells = [t.resource, t.shortNames.join(','), t.group ? `${t.group}/${t.version}` : t.version, String(t.namespaced), t.kind];
+    if (wide) cells.push([...t.verbs].sort().join(','), t.categories.join(','));
+    lines.push(cells.join('\t'));
+  }
+  env.out(tabwrite(lines.join('\n') + '\n'));
+  return 0;
+}
+
+/** `kubectl api-versions`: every group/version the server serves, sorted. */
+export function apiVersions(env: Env): number {
+  discover(env, 5);
+  const set = new Set<string>();
+  for (const t of env.api.registry.all()) set.add(t.group ? `${t.group}/${t.version}` : t.version);
+  for (const gv of [...set].sort()) env.out(gv + '\n');
+  return 0;
+}
+
+/** `kubectl cluster-info`. */
+export function clusterInfo(env: Env): number {
+  if (env.flags.args[0] === 'dump') throw fail('cluster-info dump is not available in this playground');
+  discover(env, 5);
+  const base = `https://${env.options.server}`;
+  env.out(`Kubernetes control plane is running at ${base}\n`);
+  for (const svc of env.api.list('services', { namespace: 'kube-system', labelSelector: 'kubernetes.io/cluster-service=true' }).items) {
+    const name = svc.metadata.labels?.['kubernetes.io/name'] ?? svc.metadata.name;
+    const port = svc.spec?.ports?.[0];
+    const portName = port?.name ? `:${port.name}` : '';
+    const scheme = port?.name === 'https' ? 'https:' : '';
+    env.out(`${name} is running at ${base}/api/v1/namespaces/kube-system/services/${scheme}${svc.metadata.name}${portName}/proxy\n`);
+  }
+  env.out("\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n");
+  return 0;
+}
+
+/** kind's kubeconfig for the cluster. */
+function kubeconfig(env: Env): Record<string, unknown> {
+  const n = env.options.contextName;
+  return {
+    apiVersion: 'v1',
+    clusters: [{ cluster: { 'certificate-authority-data': 'DATA+OMITTED', server: `https://${env.options.server}` }, name: n }],
+    contexts: [{ context: { cluster: n, user: n }, name: n }],
+    'current-context': n,
+    kind: 'Config',
+    preferences: {},
+    users: [{ name: n, user: { 'client-certificate-data': 'DATA+OMITTED', 'client-key-data': 'DATA+OMITTED' } }],
+  };
+}
+
+/** `kubectl config view`. */
+export function configView(env: Env): number {
+  const output = env.flags.str('output') || 'yaml';
+  const cfg = kubeconfig(env);
+  if (output === 'json') env.out(JSON.stringify(cfg, null, 4) + '\n');
+  else if (output === 'yaml') env.out(toYaml(cfg));
+  else throw fail(`unable to match a printer suitable for the output format "${output}", allowed formats are: json,jsonpath,jsonpath-as-json,jsonpath-file,yaml`);
+  return 0;
+}
+
+/** `kubectl config current-context`. */
+export function configCurrentContext(env: Env): number {
+  env.out(`${env.options.contextName}\n`);
+  return 0;
+}
+
+/** `kubectl config get-contexts`. */
+export function configGetContexts(env: Env): number {
+  const n = env.options.contextName;
+  const names = env.flags.args;
+  if (names.length && !names.includes(n)) throw fail(`context ${names.find((x) => x !== n)} not found`);
+  if (env.flags.str('output') === 'name') {
+    env.out(`${n}\n`);
+    return 0;
+  }
+  const lines = [];
+  if (!env.flags.bool('no-headers')) lines.push('CURRENT\tNAME\tCLUSTER\tAUTHINFO\tNAMESPACE');
+  lines.push(`*\t${n}\t${n}\t${n}\t`);
+  env.out(tabwrite(lines.join('\n') + '\n'));
+  return 0;
+}
+
+/** `kubectl config use-context NAME` (only kind's context exists). */
+export function configUseContext(env: Env): number {
+  const name = env.flags.args[0];
+  if (!name) throw fail('empty context names are not allowed');
+  if (name !== env.options.contextName) throw fail(`no context exists with the name: "${name}"`);
+  env.out(`Switched to context "${name}".\n`);
+  return 0;
+}

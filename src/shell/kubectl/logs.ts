@@ -1,0 +1,158 @@
+/**
+ * `kubectl logs POD|TYPE/NAME [-c CONTAINER] [-p] [--tail=N] [-f] [--timestamps]`.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go (argument checks; `Defaulted container
+ * "a" out of: a, b`; `container foo is not valid for pod x`), polymorphichelpers/logsforobject.go
+ * and attachablepodforobject.go (`deploy/x` picks one pod, `Found 2 pods, using pod/x`, by
+ * podutils `ByLogging`), and the checks the API server and the kubelet make before streaming
+ * (pkg/registry/core/pod/strategy.go `LogLocation`; pkg/kubelet/kubelet_pods.go
+ * `validateContainerLogStatus`: `container "c" in pod "p" is waiting to start: ContainerCreating`,
+ * `previous terminated container "c" in pod "p" not found`). The log text itself comes from the
+ * node layer through `NodeAccess`.
+ */
+import type { Pending } from '../types';
+import type { KubeObject } from '../../engine/api/types';
+import { ApiError } from '../../engine/api/errors';
+import { selectorFromLabelSelector } from '../../engine/api/labels';
+import { timestampMs } from '../printers';
+import { CmdError, discover, fail, usageError, type Env } from './env';
+import { isNodeAccessError } from './node-access';
+import { resolveType } from './builder';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Any = any;
+
+/** A BadRequest from the API server / kubelet, printed as kubectl prints it. */
+export function badRequest(message: string): ApiError {
+  return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'BadRequest', code: 400 });
+}
+
+/** podutils `ByLogging`: assigned, running, ready, more restarts, older first. */
+function byLogging(a: Any, b: Any): number {
+  const assigned = (p: Any) => (p.spec?.nodeName ? 0 : 1);
+  if (assigned(a) !== assigned(b)) return assigned(a) - assigned(b);
+  const phase = (p: Any) => ({ Running: 0, Unknown: 1, Pending: 2 } as Record<string, number>)[p.status?.phase] ?? 3;
+  if (phase(a) !== phase(b)) return phase(a) - phase(b);
+  const ready = (p: Any) => ((p.status?.conditions ?? []).some((c: Any) => c.type === 'Ready' && c.status === 'True') ? 0 : 1);
+  if (ready(a) !== ready(b)) return ready(a) - ready(b);
+  const restarts = (p: Any) => (p.status?.containerStatuses ?? []).reduce((n: number, c: Any) => n + (c.restartCount ?? 0), 0);
+  if (restarts(a) !== restarts(b)) return restarts(b) - restarts(a);
+  const t = (p: Any) => timestampMs(p.metadata?.creationTimestamp) ?? Number.MAX_SAFE_INTEGER;
+  return t(a) - t(b);
+}
+
+/**
+ * The pod a `logs`/`exec` target names: a pod name, `pod/x`, or a workload (`deploy/x`, `rs/x`,
+ * `sts/x`, `ds/x`, `job/x`, `svc/x`) whose pods are selected by its selector.
+ */
+export function podFor(env: Env, target: string): KubeObject {
+  if (!target.includes('/')) return env.api.get('pods', env.namespace, target);
+  const [typed, name] = target.split('/', 2);
+  const type = resolveType(env, typed);
+  if (type.kind === 'Pod') return env.api.get('pods', env.namespace, name);
+  const obj = env.api.get(type, env.namespace, name);
+  const sel = type.kind === 'Service' ? obj.spec?.selector ? { matchLabels: obj.spec.selector } : undefined : obj.spec?.selector;
+  if (!sel) throw fail(`cannot attach to ${type.kind} ${name}: selector is empty`);
+  const pods = env.api.list('pods', { namespace: env.namespace, labelSelector: selectorFromLabelSelector(sel) }).items;
+  if (pods.length === 0) throw fail(`no pods found for ${type.kind.toLowerCase()} "${name}"`);
+  const sorted = [...pods].sort(byLogging);
+  if (pods.length > 1) env.err(`Found ${pods.length} pods, using pod/${sorted[0].metadata.name}\n`);
+  return sorted[0];
+}
+
+/**
+ * The container kubectl picks: `-c`, else the `kubectl.kubernetes.io/default-container`
+ * annotation, else the first, announcing the choice when the pod has several containers.
+ */
+export function containerFor(env: Env, pod: Any, requested: string): string {
+  const init: Any[] = pod.spec?.initContainers ?? [];
+  const main: Any[] = pod.spec?.containers ?? [];
+  const eph: Any[] = pod.spec?.ephemeralContainers ?? [];
+  if (requested) {
+    if (![...init, ...main, ...eph].some((c) => c.name === requested)) throw fail(`container ${requested} is not valid for pod ${pod.metadata.name}`);
+    return requested;
+  }
+  const annotated = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'];
+  const chosen = (annotated && main.find((c) => c.name === annotated)?.name) || main[0]?.name;
+  if (!chosen) throw badRequest(`a container name must be specified for pod ${pod.metadata.name}`);
+  if (main.length + init.length + eph.length > 1 && !annotated) {
+    const names = [...init.map((c) => `${c.name} (init)`), ...main.map((c) => c.name), ...eph.map((c) => `${c.name} (ephem)`)];
+    env.err(`Defaulted container "${chosen}" out of: ${names.join(', ')}\n`);
+  }
+  return chosen;
+}
+
+/** kubelet `validateContainerLogStatus`: why there are no logs to read, if there are none. */
+export function logStatusError(pod: Any, container: string, previous: boolean): ApiError | undefined {
+  const podName = pod.metadata.name;
+  const statuses: Any[] = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? [])];
+  const cs = statuses.find((s) => s.name === container);
+  if (!cs) return badRequest(`container "${container}" in pod "${podName}" is waiting to start: ContainerCreating`);
+  const last = cs.lastState?.terminated;
+  if (previous) {
+    if (!last) return badRequest(`previous terminated container "${container}" in pod "${podName}" not found`);
+    return undefined;
+  }
+  if (cs.state?.running || cs.state?.terminated || last) return undefined;
+  const reason = cs.state?.waiting?.reason;
+  if (reason === 'ErrImagePull') return badRequest(`container "${container}" in pod "${podName}" is waiting to start: image can't be pulled`);
+  if (reason === 'ImagePullBackOff') return badRequest(`container "${container}" in pod "${podName}" is waiting to start: trying and failing to pull image`);
+  if (reason) return badRequest(`container "${container}" in pod "${podName}" is waiting to start: ${reason}`);
+  return badRequest(`container "${container}" in pod "${podName}" is waiting to start - no logs yet`);
+}
+
+/** Said when there is no node layer to read container output from. */
+export const NO_NODE_ACCESS = 'container logs are not available: this playground has no node layer connected to kubectl yet';
+
+/** `kubectl logs`. */
+export function logs(env: Env): number | Pending {
+  const args = env.flags.args;
+  const selector = env.flags.str('selector');
+  if (args.length === 0 && !selector) {
+    throw new CmdError(
+      "error: expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command\nSee 'kubectl logs -h' for help and examples",
+    );
+  }
+  if (args.length > 2) throw usageError(env, "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command");
+  discover(env, 4);
+  let requested = env.flags.str('container');
+  if (args.length === 2) {
+    if (requested) throw usageError(env, "only one of -c or an inline [CONTAINER] arg is allowed");
+    requested = args[1];
+  }
+  const pods: KubeObject[] = selector ? env.api.list('pods', { namespace: env.namespace, labelSelector: selector }).items : [podFor(env, args[0])];
+  if (pods.length === 0) {
+    env.err(`No resources found in ${env.namespace} namespace.\n`);
+    return 0;
+  }
+  const previous = env.flags.bool('previous');
+  const opts = { previous, tail: selector && !env.flags.changed('tail') ? 10 : env.flags.int('tail'), timestamps: env.flags.bool('timestamps') };
+  const all = env.flags.bool('all-containers');
+  const prefix = env.flags.bool('prefix') || pods.length > 1;
+  const follow = env.flags.bool('follow');
+  const streams: { stop(): void; readonly ended: boolean }[] = [];
+  for (const pod of pods) {
+    const containers = all ? [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c: Any) => c.name as string) : [containerFor(env, pod, requested)];
+    for (const c of containers) {
+      const st = logStatusError(pod, c, previous);
+      if (st) throw st;
+      const na = env.options.nodeAccess;
+      if (!na) throw fail(NO_NODE_ACCESS);
+      const pre = prefix || all ? `[pod/${pod.metadata.name}/${c}] ` : '';
+      if (follow && na.follow) {
+        const s = na.follow(pod.metadata.namespace ?? env.namespace, pod.metadata.name ?? '', c, opts, (line) => env.out(pre + line + '\n'));
+        if (isNodeAccessError(s)) throw fail(s.error);
+        streams.push(s);
+        continue;
+      }
+      const lines = na.logs(pod.metadata.namespace ?? env.namespace, pod.metadata.name ?? '', c, opts);
+      if (isNodeAccessError(lines)) throw fail(lines.error);
+      for (const l of lines) env.out(pre + l + '\n');
+    }
+  }
+  if (streams.length === 0) return 0;
+  return {
+    poll: () => (streams.every((s) => s.ended) ? 0 : undefined),
+    cancel: () => streams.forEach((s) => s.stop()),
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * What `kubectl logs` and `kubectl exec` need from the node layer: the kubelet's container logs
+ * and exec (the kubelet's /containerLogs and /exec endpoints, which kube-apiserver proxies to
+ * from `pods/log` and `pods/exec`; staging/src/k8s.io/kubectl/pkg/cmd/logs/logs.go and
+ * staging/src/k8s.io/kubectl/pkg/cmd/exec/exec.go are the client side).
+ *
+ * kubectl checks what the API server checks before proxying (pod exists, is bound, container
+ * exists and has started) itself, from the Pod object; an implementation of `NodeAccess` only
+ * answers for containers that run or ran. The shell passes one to `makeKubectl({ nodeAccess })`
+ * once the node layer (kubelet + containerd) provides it.
+ */
+
+/** Options of a log read (`kubectl logs --previous --tail=N -f --timestamps`). */
+export interface LogOptions {
+  /** The previous (terminated) instance of the container. */
+  previous?: boolean;
+  /** Last N lines only (`--tail`, -1 = all). */
+  tail?: number;
+  /** Prefix each line with its RFC 3339 timestamp (`--timestamps`). */
+  timestamps?: boolean;
+}
+
+/** A failure the node answers with; `message` is what kubectl prints (it is printed as it is). */
+export interface NodeAccessError {
+  error: string;
+}
+
+/** The result of an exec: output and the process's exit code. */
+export interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** A live log stream (`kubectl logs -f`). */
+export interface LogStream {
+  /** Stop following (Ctrl-C). */
+  stop(): void;
+  /** True once the container has exited and every line was delivered. */
+  readonly ended: boolean;
+}
+
+/** The node layer as kubectl logs/exec reach it. */
+export interface NodeAccess {
+  /**
+   * The container's log lines (without trailing newlines), oldest first, or an error. Called
+   * only for a pod that is bound to a node and a container that has started at least once.
+   */
+  logs(namespace: string, pod: string, container: string, opts: LogOptions): string[] | NodeAccessError;
+  /**
+   * Follow the log (`-f`): existing lines (per `opts.tail`) then new ones as the container writes
+   * them, each passed to `onLine`; optional (without it `-f` prints what is there and ends).
+   */
+  follow?(namespace: string, pod: string, container: string, opts: LogOptions, onLine: (line: string) => void): LogStream | NodeAccessError;
+  /** Run `argv` in the container (with `stdin` when `-i`), or an error (e.g. executable not found). */
+  exec(namespace: string, pod: string, container: string, argv: string[], stdin?: string): ExecResult | NodeAccessError;
+}
+
+/** True for a `NodeAccessError`. */
+export function isNodeAccessError(v: unknown): v is NodeAccessError {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as NodeAccessError).error === 'string';
+}

@@ -1,0 +1,690 @@
+/**
+ * Inside a kind node: the commands `docker exec NODE ...` runs and the shell `docker exec -it
+ * NODE bash` opens. The node is kindest/node (Debian 12: procps-ng 4, GNU coreutils 9,
+ * systemd 252, crictl); the commands act on the simulated machine:
+ *
+ * - `systemctl`, `kill`, `pgrep`, `pkill`, `mv` go through the cluster (so they appear in its
+ *   trace); `journalctl [-f]` reads the node's journal; `ps aux`/`ps -ef` its process table;
+ * - `ls`, `cp`, `rm`, `mkdir`, `touch`, `find`, `hostname` work on the node's disk (`cat`, `grep`,
+ *   `head`, ... are the shell's filters over the same files; redirections write there too);
+ * - `crictl ps|pods|images|version` asks the node's containerd.
+ *
+ * Relative paths resolve against `$PWD` (`/` when entering, changed by `cd`).
+ */
+import type { Command, CommandIO, Pending, ShellContext, ShellFiles } from './types';
+import type { ClusterAccess, ClusterNodeAccess } from './cluster-access';
+import { nodePrompt, sessionOf } from './shell';
+import type { ShellEnvironment } from './shell';
+import { FsError, normalizePath } from '../engine/node/fs';
+import type { FileSystem } from '../engine/node/fs';
+import { psAux } from '../engine/node/machine';
+import { parseSignal } from '../engine/node/process';
+import type { Signal } from '../engine/node/process';
+import { processCpuMs } from '../engine/node/systemd';
+import { civil } from '../engine/clock';
+import { CriError, crictlTable, CONTAINERD_SOCKET } from '../engine/node/runtime';
+import { normalizeUnitName } from '../engine/node/journal';
+
+/** Most a `systemctl stop|start|restart` waits for its job (systemd's default TimeoutStopSec is 90 s). */
+const SYSTEMCTL_JOB_WAIT_MS = 90_000;
+
+/** The shell files over a node's disk (absolute paths; the shell resolves relative ones). */
+export function nodeFiles(fs: FileSystem): ShellFiles {
+  return {
+    read: (p) => fs.tryReadFile(p),
+    write: (p, content, append) => (append ? fs.appendFile(p, content) : fs.writeFile(p, content)),
+    list: (d) => (fs.isDirectory(d) ? fs.readdir(d) : undefined),
+    isDir: (p) => fs.isDirectory(p),
+  };
+}
+
+/** Options of `nodeEnvironment`. */
+export interface NodeEnvironmentOptions {
+  cluster: ClusterAccess;
+  node: ClusterNodeAccess;
+  /** The laptop's context (clock, rng, API server) the node's context is derived from. */
+  hostCtx: ShellContext;
+}
+
+/** A fresh shell environment inside a node (as `docker exec` gets one): `$PWD` is `/`. */
+export function nodeEnvironment(o: NodeEnvironmentOptions): ShellEnvironment {
+  const { node } = o;
+  const machine = node.machine;
+  const hostname = (): string => machine.fs.tryReadFile('/etc/hostname')?.trim() || node.name;
+  const env: Record<string, string> = {
+    PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+    HOSTNAME: hostname(),
+    HOME: '/root',
+    PWD: '/',
+    TERM: 'xterm',
+    container: 'docker',
+  };
+  const ctx: ShellContext = { clock: o.hostCtx.clock, rng: o.hostCtx.rng, api: o.hostCtx.api, files: nodeFiles(machine.fs), env, node: node.name };
+  return {
+    name: node.name,
+    commands: nodeCommands(o.cluster, node),
+    ctx,
+    prompt: () => nodePrompt(hostname(), env.PWD ?? '/'),
+    alive: () => machine.running,
+    canChdir: true,
+    pid: 1000 + (machine.processes.list().length % 1000),
+    help: NODE_HELP,
+    paths: NODE_PATHS,
+  };
+}
+
+const NODE_PATHS: Record<string, string> = {
+  systemctl: '/usr/bin/systemctl',
+  journalctl: '/usr/bin/journalctl',
+  crictl: '/usr/local/bin/crictl',
+  ps: '/usr/bin/ps',
+  pgrep: '/usr/bin/pgrep',
+  pkill: '/usr/bin/pkill',
+  kill: '/usr/bin/kill',
+  hostname: '/usr/bin/hostname',
+};
+
+const NODE_HELP: Record<string, string> = {
+  systemctl: 'systemctl status|stop|start|restart|kill|cat|show UNIT   systemd on this node (kubelet, containerd)',
+  journalctl: 'journalctl -u UNIT [-n N] [-f] [--no-pager]   the node journal',
+  ps: 'ps aux | ps -ef                 processes on this node',
+  pgrep: 'pgrep [-f] [-x] [-l] [-a] NAME  PIDs of matching processes',
+  pkill: 'pkill [-9|-SIG] [-f] NAME       signal matching processes (default TERM)',
+  kill: 'kill [-9|-15|-s SIG] PID...     signal a process',
+  crictl: 'crictl ps [-a] | pods | images | version   containers as containerd sees them',
+  ls: 'ls [-l] [-a] [PATH]...          list files',
+  cp: 'cp [-r] SRC DST                 copy files',
+  mv: 'mv SRC DST                      move or rename (e.g. a static pod manifest)',
+  rm: 'rm [-r] [-f] PATH...            remove files',
+  mkdir: 'mkdir [-p] DIR...               make directories',
+  touch: 'touch FILE...                   create files / update times',
+  find: 'find [PATH] [-name PATTERN] [-type f|d]   list files below PATH',
+  hostname: 'hostname                        the node name',
+  whoami: 'whoami                          root',
+  date: 'date [+FORMAT]                  the time on the cluster clock',
+};
+
+/** What a command says about a failure depends on who runs it: a bash, dash, or docker exec directly. */
+function callerOf(ctx: ShellContext): 'bash' | 'dash' | 'exec' {
+  return sessionOf(ctx)?.caller ?? 'exec';
+}
+
+function abs(ctx: ShellContext, p: string): string {
+  return p.startsWith('/') ? normalizePath(p) : normalizePath(`${ctx.env.PWD ?? '/'}/${p}`);
+}
+
+const done = (io: CommandIO, r: { stdout: string; stderr: string; exitCode: number }): number => {
+  if (r.stdout) io.stdout(r.stdout);
+  if (r.stderr) io.stderr(r.stderr);
+  return r.exitCode;
+};
+
+const fsMessage = (e: unknown): string => (e instanceof FsError ? e.message : (e as Error).message);
+
+/** The commands of one node. */
+export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): Record<string, Command> {
+  const m = node.machine;
+  const name = node.name;
+  const fs = m.fs;
+  const clock = m.clock;
+
+  /**
+   * systemctl's job verbs wait for the job, as the real client does (unless `--no-block`):
+   * `stop` until the unit has stopped, `start`/`restart` until it has started (not through a
+   * crash-loop's auto-restart waits).
+   */
+  const systemctl: Command = (argv, io) => {
+    const args = argv.slice(1);
+    const r = cluster.systemctl(name, args);
+    const code = done(io, r);
+    const verb = args.find((a) => !a.startsWith('-'));
+    if (code !== 0 || !verb || args.includes('--no-block') || !['stop', 'start', 'restart', 'try-restart', 'reload-or-restart'].includes(verb)) return code;
+    const units = args.filter((a) => !a.startsWith('-') && a !== verb).map(normalizeUnitName);
+    const busy = verb === 'stop' ? ['stop-sigterm', 'stop-sigkill'] : ['start-pre', 'start', 'start-post', 'stop-sigterm', 'stop-sigkill'];
+    const deadline = clock.now() + SYSTEMCTL_JOB_WAIT_MS;
+    const waiting = (): boolean => m.running && units.some((u) => busy.includes(m.systemd?.snapshot(u)?.subState ?? 'dead'));
+    if (!waiting()) return code;
+    return { poll: () => (waiting() && clock.now() < deadline ? undefined : code), cancel() {} };
+  };
+
+  const journalctl: Command = (argv, io) => {
+    const args = argv.slice(1);
+    let follow = false;
+    let hasLines = false;
+    const units: string[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === '--follow') follow = true;
+      else if (a === '--lines' || a.startsWith('--lines=')) hasLines = true;
+      else if (a === '--unit') units.push(args[i + 1] ?? '');
+      else if (a.startsWith('--unit=')) units.push(a.slice(7));
+      else if (/^-[a-zA-Z]/.test(a) && !a.startsWith('--')) {
+        for (let k = 1; k < a.length; k++) {
+          const c = a[k];
+          if (c === 'f') follow = true;
+          if (c === 'n') hasLines = true;
+          if (c === 'u') units.push(k + 1 < a.length ? a.slice(k + 1) : (args[i + 1] ?? ''));
+          if (c === 'u' || c === 'n' || c === 'o') break;
+        }
+      }
+    }
+    // journalctl -f shows the last 10 lines, then follows.
+    const r = m.journalctl(follow && !hasLines ? ['-n', '10', ...args] : args);
+    if (!follow || r.exitCode !== 0) return done(io, r);
+    if (r.stdout !== '-- No entries --\n') io.stdout(r.stdout);
+    const wanted = new Set(units.map(normalizeUnitName));
+    const unsubscribe = m.journal.subscribe((e) => {
+      if (wanted.size && !((e.unit && wanted.has(e.unit)) || (e.objectUnit && wanted.has(e.objectUnit)))) return;
+      io.stdout(m.journal.format(e) + '\n');
+    });
+    let ended = false;
+    const p: Pending = {
+      poll: () => {
+        if (ended) return 130;
+        if (!m.running) {
+          unsubscribe();
+          ended = true;
+          return 137;
+        }
+        return undefined;
+      },
+      cancel: () => {
+        ended = true;
+        unsubscribe();
+      },
+    };
+    return p;
+  };
+
+  const ps: Command = (argv, io) => {
+    const args = argv.slice(1).join(' ');
+    if (/^-?a?uxw*$|^-?auxw*$|^aux|^-aux/.test(args.replace(/\s/g, '')) && args !== '') {
+      io.stdout(psAux(m as Parameters<typeof psAux>[0]));
+      return 0;
+    }
+    if (/^(-ef|-e -f|-f -e|-eF|-efw*|-A -f|-Af)$/.test(args) || args.replace(/\s/g, '') === '-ef') {
+      io.stdout(psEf(node));
+      return 0;
+    }
+    if (args === '' || args === '-e' || args === '-A' || args === 'ax' || args === '-ax') {
+      io.stdout(psShort(node, args !== ''));
+      return 0;
+    }
+    io.stderr(`error: unsupported option (the playground's ps knows aux, -ef, -e)\n\nUsage:\n ps [options]\n\n Try 'ps --help <simple|list|output|threads|misc|all>'\n  or 'ps --help <s|l|o|t|m|a>'\n for additional help text.\n\nFor more details see ps(1).\n`);
+    return 1;
+  };
+
+  const pgrep: Command = (argv, io) => {
+    const o = parseProcOptions(argv, 'pgrep', io);
+    if (typeof o === 'number') return o;
+    let pids = cluster.pgrep(name, o.pattern, { full: o.full, exact: o.exact });
+    if (o.newest && pids.length) pids = [pids[pids.length - 1]];
+    if (o.oldest && pids.length) pids = [pids[0]];
+    if (o.count) io.stdout(`${pids.length}\n`);
+    else
+      for (const pid of pids) {
+        const p = m.processes.get(pid);
+        const suffix = o.list && p ? ` ${m.comm(p)}` : o.all && p ? ` ${[p.command, ...p.args].join(' ')}` : '';
+        io.stdout(`${pid}${suffix}\n`);
+      }
+    return pids.length ? 0 : 1;
+  };
+
+  const pkill: Command = (argv, io) => {
+    const o = parseProcOptions(argv, 'pkill', io);
+    if (typeof o === 'number') return o;
+    const victims = o.echo ? cluster.pgrep(name, o.pattern, { full: o.full, exact: o.exact }).map((pid) => ({ pid, comm: m.processes.get(pid) ? m.comm(m.processes.get(pid)!) : '' })) : [];
+    const n = cluster.pkill(name, o.pattern, o.signal, { full: o.full, exact: o.exact });
+    for (const v of victims) io.stdout(`${v.comm} killed (pid ${v.pid})\n`);
+    return n ? 0 : 1;
+  };
+
+  const kill: Command = (argv, io, ctx) => {
+    const caller = callerOf(ctx);
+    const prefix = caller === 'bash' ? 'bash: kill: ' : caller === 'dash' ? 'sh: 1: kill: ' : 'kill: ';
+    let sig: Signal = 'SIGTERM';
+    const pids: string[] = [];
+    const args = argv.slice(1);
+    for (let i = 0; i < args.length; i++) {
+      const a = args[i];
+      if (a === '-l' || a === '-L' || a === '--list') {
+        io.stdout(caller === 'bash' ? ' 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 4) SIGILL\t 5) SIGTRAP\n 6) SIGABRT\t 7) SIGBUS\t 8) SIGFPE\t 9) SIGKILL\t10) SIGUSR1\n11) SIGSEGV\t12) SIGUSR2\t13) SIGPIPE\t14) SIGALRM\t15) SIGTERM\n' : 'HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH POLL PWR SYS\n');
+        return 0;
+      }
+      if (a === '-s' || a === '-n' || a === '--signal') {
+        const v = args[++i];
+        const s = v === undefined ? undefined : parseSignal(v);
+        if (!s) {
+          io.stderr(`${prefix}${v ?? ''}: invalid signal specification\n`);
+          return 1;
+        }
+        sig = s;
+        continue;
+      }
+      if (a === '--') {
+        pids.push(...args.slice(i + 1));
+        break;
+      }
+      if (/^-./.test(a) && pids.length === 0) {
+        const s = parseSignal(a);
+        if (!s) {
+          io.stderr(caller === 'bash' ? `${prefix}${a.slice(1)}: invalid signal specification\n` : caller === 'dash' ? `${prefix}invalid signal number or name: ${a.slice(1)}\n` : `kill: unknown signal: ${a}\n`);
+          return 1;
+        }
+        sig = s;
+        continue;
+      }
+      pids.push(a);
+    }
+    if (pids.length === 0) {
+      io.stderr(
+        caller === 'bash'
+          ? 'kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\n'
+          : caller === 'dash'
+            ? 'sh: 1: kill: Usage: kill [-s sigspec | -signum | -sigspec] [pid | job]... or\nkill -l [exitstatus]\n'
+            : '\nUsage:\n kill [options] <pid> [...]\n\nOptions:\n <pid> [...]            send signal to every <pid> listed\n -<signal>, -s, --signal <signal>\n                        specify the <signal> to be sent\n -l, --list=[<signal>]  list all signal names, or convert one to a name\n -L, --table            list all signal names in a nice table\n\n -h, --help     display this help and exit\n -V, --version  output version information and exit\n\nFor more details see kill(1).\n',
+      );
+      return caller === 'exec' ? 1 : 2;
+    }
+    let status = 0;
+    for (const p of pids) {
+      if (!/^-?\d+$/.test(p)) {
+        io.stderr(caller === 'bash' ? `${prefix}${p}: arguments must be process or job IDs\n` : caller === 'dash' ? `${prefix}Illegal number: ${p}\n` : `kill: failed to parse argument: '${p}'\n`);
+        status = 1;
+        continue;
+      }
+      const r = cluster.kill(name, Number(p), sig);
+      if (r.exitCode !== 0) {
+        const noSuch = /No such process/.test(r.stderr);
+        io.stderr(noSuch ? (caller === 'bash' ? `${prefix}(${p}) - No such process\n` : caller === 'dash' ? `${prefix}No such process\n` : `kill: (${p}): No such process\n`) : r.stderr);
+        status = 1;
+      }
+    }
+    return status;
+  };
+
+  const ls: Command = (argv, io, ctx) => {
+    let long = false;
+    let all = false;
+    const paths: string[] = [];
+    for (const a of argv.slice(1)) {
+      if (/^-[laA1hFtrSd]+$/.test(a)) {
+        if (a.includes('l')) long = true;
+        if (a.includes('a') || a.includes('A')) all = true;
+      } else if (a === '--all') all = true;
+      else if (a.startsWith('-') && a !== '-') {
+        io.stderr(`ls: invalid option -- '${a.replace(/^-+/, '')[0]}'\nTry 'ls --help' for more information.\n`);
+        return 2;
+      } else paths.push(a);
+    }
+    const targets = (paths.length ? paths : [ctx.env.PWD ?? '/']).map((p) => (p.startsWith('/') ? p : abs(ctx, p)));
+    return done(io, fs.lsCommand(targets, { long, all }, clock.epochMs + clock.now(), clock.epochMs));
+  };
+
+  const mv: Command = (argv, io, ctx) => {
+    const args = argv.slice(1).filter((a) => !/^-[fivnT]+$/.test(a));
+    if (args.length < 2) {
+      io.stderr(args.length === 0 ? "mv: missing file operand\nTry 'mv --help' for more information.\n" : `mv: missing destination file operand after '${args[0]}'\nTry 'mv --help' for more information.\n`);
+      return 1;
+    }
+    const dst = abs(ctx, args[args.length - 1]);
+    const srcs = args.slice(0, -1);
+    if (srcs.length > 1 && !fs.isDirectory(dst)) {
+      io.stderr(`mv: target '${args[args.length - 1]}': Not a directory\n`);
+      return 1;
+    }
+    let status = 0;
+    for (const s of srcs) {
+      const r = cluster.mv(name, abs(ctx, s), dst + (args[args.length - 1].endsWith('/') && !dst.endsWith('/') ? '/' : ''));
+      if (r.exitCode !== 0) {
+        io.stderr(r.stderr);
+        status = 1;
+      }
+    }
+    return status;
+  };
+
+  const rm: Command = (argv, io, ctx) => {
+    let recursive = false;
+    let force = false;
+    const paths: string[] = [];
+    for (const a of argv.slice(1)) {
+      if (/^-[rRfdiv]+$/.test(a)) {
+        if (/[rR]/.test(a)) recursive = true;
+        if (a.includes('f')) force = true;
+      } else if (a === '--recursive') recursive = true;
+      else if (a === '--force') force = true;
+      else paths.push(a);
+    }
+    if (paths.length === 0) {
+      if (force) return 0;
+      io.stderr("rm: missing operand\nTry 'rm --help' for more information.\n");
+      return 1;
+    }
+    let status = 0;
+    for (const p of paths) {
+      try {
+        fs.rm(abs(ctx, p), { recursive, force });
+      } catch (e) {
+        io.stderr(fsMessage(e).replace(abs(ctx, p), p) + '\n');
+        status = 1;
+      }
+    }
+    return status;
+  };
+
+  const cp: Command = (argv, io, ctx) => {
+    let recursive = false;
+    const args: string[] = [];
+    for (const a of argv.slice(1)) {
+      if (/^-[rRapfv]+$/.test(a)) {
+        if (/[rRa]/.test(a)) recursive = true;
+      } else args.push(a);
+    }
+    if (args.length < 2) {
+      io.stderr(args.length === 0 ? "cp: missing file operand\nTry 'cp --help' for more information.\n" : `cp: missing destination file operand after '${args[0]}'\nTry 'cp --help' for more information.\n`);
+      return 1;
+    }
+    const dst = abs(ctx, args[args.length - 1]);
+    let status = 0;
+    for (const s of args.slice(0, -1)) {
+      try {
+        fs.cp(abs(ctx, s), dst, { recursive });
+      } catch (e) {
+        io.stderr(fsMessage(e) + '\n');
+        status = 1;
+      }
+    }
+    return status;
+  };
+
+  const mkdir: Command = (argv, io, ctx) => {
+    let parents = false;
+    const paths: string[] = [];
+    for (const a of argv.slice(1)) {
+      if (a === '-p' || a === '--parents') parents = true;
+      else if (/^-[pv]+$/.test(a)) parents = parents || a.includes('p');
+      else paths.push(a);
+    }
+    if (paths.length === 0) {
+      io.stderr("mkdir: missing operand\nTry 'mkdir --help' for more information.\n");
+      return 1;
+    }
+    let status = 0;
+    for (const p of paths) {
+      try {
+        fs.mkdir(abs(ctx, p), { parents });
+      } catch (e) {
+        io.stderr(fsMessage(e).replace(`'${abs(ctx, p)}'`, `'${p}'`) + '\n');
+        status = 1;
+      }
+    }
+    return status;
+  };
+
+  const touch: Command = (argv, io, ctx) => {
+    const paths = argv.slice(1).filter((a) => !a.startsWith('-'));
+    if (paths.length === 0) {
+      io.stderr("touch: missing file operand\nTry 'touch --help' for more information.\n");
+      return 1;
+    }
+    let status = 0;
+    for (const p of paths) {
+      try {
+        fs.touch(abs(ctx, p));
+      } catch (e) {
+        io.stderr(fsMessage(e) + '\n');
+        status = 1;
+      }
+    }
+    return status;
+  };
+
+  const find: Command = (argv, io, ctx) => {
+    const args = argv.slice(1);
+    const roots: string[] = [];
+    let i = 0;
+    for (; i < args.length && !args[i].startsWith('-'); i++) roots.push(args[i]);
+    let nameRe: RegExp | undefined;
+    let type: string | undefined;
+    for (; i < args.length; i++) {
+      const a = args[i];
+      if (a === '-name' || a === '-iname') {
+        const pat = args[++i] ?? '';
+        nameRe = new RegExp('^' + pat.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$', a === '-iname' ? 'i' : '');
+      } else if (a === '-type') type = args[++i];
+      else if (a === '-maxdepth' || a === '-mindepth') i++;
+      else {
+        io.stderr(`find: unknown predicate \`${a}'\n`);
+        return 1;
+      }
+    }
+    let status = 0;
+    for (const r of roots.length ? roots : ['.']) {
+      const base = abs(ctx, r);
+      let list: string[];
+      try {
+        list = fs.find(base);
+      } catch (e) {
+        io.stderr(fsMessage(e).replace(`'${base}'`, `'${r}'`) + '\n');
+        status = 1;
+        continue;
+      }
+      for (const p of list) {
+        const shown = r.startsWith('/') ? p : r + p.slice(base === '/' ? 0 : base.length);
+        const leaf = p.slice(p.lastIndexOf('/') + 1);
+        if (nameRe && !nameRe.test(leaf)) continue;
+        if (type === 'f' && !fs.isFile(p)) continue;
+        if (type === 'd' && !fs.isDirectory(p)) continue;
+        io.stdout(shown + '\n');
+      }
+    }
+    return status;
+  };
+
+  const hostname: Command = (_argv, io) => {
+    io.stdout((fs.tryReadFile('/etc/hostname')?.trim() || name) + '\n');
+    return 0;
+  };
+
+  const whoami: Command = (_argv, io) => {
+    io.stdout('root\n');
+    return 0;
+  };
+
+  const crictl: Command = (argv, io) => crictlCommand(node, argv, io);
+
+  return { systemctl, journalctl, ps, pgrep, pkill, kill, ls, mv, rm, cp, mkdir, touch, find, hostname, whoami, crictl };
+}
+
+interface ProcOptions {
+  pattern: string;
+  full: boolean;
+  exact: boolean;
+  list: boolean;
+  all: boolean;
+  count: boolean;
+  newest: boolean;
+  oldest: boolean;
+  echo: boolean;
+  signal: Signal;
+}
+
+/** pgrep/pkill options (procps-ng 4). Returns the exit status on a usage error. */
+function parseProcOptions(argv: string[], cmd: 'pgrep' | 'pkill', io: CommandIO): ProcOptions | number {
+  const o: ProcOptions = { pattern: '', full: false, exact: false, list: false, all: false, count: false, newest: false, oldest: false, echo: false, signal: 'SIGTERM' };
+  const patterns: string[] = [];
+  const args = argv.slice(1);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '--signal') {
+      const s = parseSignal(args[++i] ?? '');
+      if (!s) {
+        io.stderr(`${cmd}: Unknown signal "${args[i] ?? ''}".\n`);
+        return 2;
+      }
+      o.signal = s;
+      continue;
+    }
+    if (a === '--full') o.full = true;
+    else if (a === '--exact') o.exact = true;
+    else if (a === '--count') o.count = true;
+    else if (a === '--list-name') o.list = true;
+    else if (a === '--list-full') o.all = true;
+    else if (a === '--newest') o.newest = true;
+    else if (a === '--oldest') o.oldest = true;
+    else if (a === '--echo') o.echo = true;
+    else if (/^-/.test(a) && a.length > 1) {
+      // A signal first (pkill -9, pkill -KILL), else short options.
+      if (cmd === 'pkill' && parseSignal(a) && !/^-[fxlacnoe]+$/.test(a)) {
+        o.signal = parseSignal(a)!;
+        continue;
+      }
+      for (const c of a.slice(1)) {
+        if (c === 'f') o.full = true;
+        else if (c === 'x') o.exact = true;
+        else if (c === 'l' && cmd === 'pgrep') o.list = true;
+        else if (c === 'a' && cmd === 'pgrep') o.all = true;
+        else if (c === 'c') o.count = true;
+        else if (c === 'n') o.newest = true;
+        else if (c === 'o') o.oldest = true;
+        else if (c === 'e' && cmd === 'pkill') o.echo = true;
+        else {
+          io.stderr(`${cmd}: invalid option -- '${c}'\n\nUsage:\n ${cmd} [options] <pattern>\n\nFor more details see ${cmd}(1).\n`);
+          return 2;
+        }
+      }
+    } else patterns.push(a);
+  }
+  if (patterns.length === 0) {
+    io.stderr(`${cmd}: no matching criteria specified\nTry \`${cmd} --help' for more information.\n`);
+    return 2;
+  }
+  if (patterns.length > 1) {
+    io.stderr(`${cmd}: only one pattern can be provided\nTry \`${cmd} --help' for more information.\n`);
+    return 2;
+  }
+  o.pattern = patterns[0];
+  return o;
+}
+
+const p2 = (n: number): string => String(n).padStart(2, '0');
+
+function startCol(epochMs: number, startedAt: number, now: number): string {
+  const c = civil(epochMs + startedAt);
+  if (now - startedAt < 24 * 3600 * 1000) return `${p2(c.hour)}:${p2(c.minute)}`;
+  return `${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][c.month - 1]}${p2(c.day)}`;
+}
+
+function cpuTime(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return `${p2(Math.floor(s / 3600))}:${p2(Math.floor((s % 3600) / 60))}:${p2(s % 60)}`;
+}
+
+/** `ps -ef` (procps-ng 4): UID PID PPID C STIME TTY TIME CMD, then ps itself. */
+function psEf(node: ClusterNodeAccess): string {
+  const m = node.machine;
+  if (!m.running) return '';
+  const now = m.clock.now();
+  const procs = m.processes.list();
+  let psPid = 0;
+  m.processes.spawn({ command: 'ps', args: ['-ef'], ppid: 0, program: { start: (ctx) => ((psPid = ctx.pid), ctx.exit(0)) } });
+  const row = (c: string[]): string => `${c[0].padEnd(8)} ${c[1].padStart(7)} ${c[2].padStart(7)} ${c[3].padStart(2)} ${c[4].padEnd(5)} ${c[5].padEnd(8)} ${c[6].padStart(8)} ${c[7]}`;
+  const lines = [row(['UID', 'PID', 'PPID', 'C', 'STIME', 'TTY', 'TIME', 'CMD'])];
+  for (const p of procs) {
+    const cpu = processCpuMs(p, now);
+    const elapsed = now - p.startedAt;
+    const c = elapsed > 0 ? Math.floor((cpu * 100) / elapsed) : 0;
+    lines.push(row([p.user.length > 8 ? p.user.slice(0, 7) + '+' : p.user, String(p.pid), String(p.ppid), String(c), startCol(m.clock.epochMs, p.startedAt, now), '?', cpuTime(cpu), [p.command, ...p.args].join(' ')]));
+  }
+  lines.push(row(['root', String(psPid), '0', '0', startCol(m.clock.epochMs, now, now), '?', '00:00:00', 'ps -ef']));
+  return lines.join('\n') + '\n';
+}
+
+/** `ps` / `ps -e`: PID TTY TIME CMD. Without -e: only the exec session (ps itself). */
+function psShort(node: ClusterNodeAccess, every: boolean): string {
+  const m = node.machine;
+  if (!m.running) return '';
+  const now = m.clock.now();
+  const procs = every ? m.processes.list() : [];
+  let psPid = 0;
+  m.processes.spawn({ command: 'ps', args: every ? ['-e'] : [], ppid: 0, program: { start: (ctx) => ((psPid = ctx.pid), ctx.exit(0)) } });
+  const row = (c: string[]): string => `${c[0].padStart(7)} ${c[1].padEnd(8)} ${c[2].padStart(8)} ${c[3]}`;
+  const lines = [row(['PID', 'TTY', 'TIME', 'CMD'])];
+  for (const p of procs) lines.push(row([String(p.pid), '?', cpuTime(processCpuMs(p, now)), m.comm(p).slice(0, 15)]));
+  lines.push(row([String(psPid), '?', '00:00:00', 'ps']));
+  return lines.join('\n') + '\n';
+}
+
+/** `crictl ps [-a] [-q] [--name RE]`, `crictl pods [-q] [--name RE]`, `crictl images [-q]`, `crictl version`. */
+function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): number {
+  const rt = node.containerd;
+  const clock = node.machine.clock;
+  const sub = argv[1];
+  const args = argv.slice(2);
+  const fatal = (msg: string): number => {
+    const t = civil(clock.epochMs + clock.now());
+    const ts = `${t.year}-${p2(t.month)}-${p2(t.day)}T${p2(t.hour)}:${p2(t.minute)}:${p2(t.second)}Z`;
+    io.stderr(`time="${ts}" level=fatal msg=${JSON.stringify(msg)}\n`);
+    return 1;
+  };
+  const unavailable = (e: CriError): number =>
+    fatal(`validate service connection: validate CRI v1 ${sub === 'images' ? 'image' : 'runtime'} API for endpoint "unix://${CONTAINERD_SOCKET}": ${e.message}`);
+  let quiet = false;
+  let all = false;
+  let nameRe: RegExp | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '-q' || a === '--quiet') quiet = true;
+    else if (a === '-a' || a === '--all') all = true;
+    else if (a === '--name') nameRe = new RegExp(args[++i] ?? '');
+    else if (a.startsWith('--name=')) nameRe = new RegExp(a.slice(7));
+    else if (a === '-aq' || a === '-qa') quiet = all = true;
+    else if (a.startsWith('-')) return fatal(`flag provided but not defined: ${a}`);
+  }
+  try {
+    switch (sub) {
+      case 'ps': {
+        const rows = rt.crictlPs({ all }).filter((r) => !nameRe || nameRe.test(r.name));
+        if (quiet) {
+          for (const r of rt.listContainers(all ? {} : { state: 'CONTAINER_RUNNING' }).filter((c) => !nameRe || nameRe.test(c.metadata.name))) io.stdout(r.id + '\n');
+          return 0;
+        }
+        io.stdout(crictlTable([['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE'], ...rows.map((r) => [r.container, r.image, r.created, r.state, r.name, r.attempt, r.podId, r.pod, r.namespace])]));
+        return 0;
+      }
+      case 'pods': {
+        const rows = rt.crictlPods().filter((r) => !nameRe || nameRe.test(r.name));
+        if (quiet) {
+          for (const s of rt.listPodSandboxes().filter((x) => !nameRe || nameRe.test(x.metadata.name))) io.stdout(s.id + '\n');
+          return 0;
+        }
+        io.stdout(crictlTable([['POD ID', 'CREATED', 'STATE', 'NAME', 'NAMESPACE', 'ATTEMPT', 'RUNTIME'], ...rows.map((r) => [r.podId, r.created, r.state, r.name, r.namespace, r.attempt, r.runtime])]));
+        return 0;
+      }
+      case 'images':
+      case 'image':
+      case 'img': {
+        if (quiet) {
+          for (const i of rt.listImages()) io.stdout(i.id + '\n');
+          return 0;
+        }
+        io.stdout(crictlTable([['IMAGE', 'TAG', 'IMAGE ID', 'SIZE'], ...rt.crictlImages().map((r) => [r.image, r.tag, r.imageId, r.size])]));
+        return 0;
+      }
+      case 'version': {
+        const v = rt.version();
+        io.stdout(`Version:  ${v.version}\nRuntimeName:  ${v.runtimeName}\nRuntimeVersion:  ${v.runtimeVersion}\nRuntimeApiVersion:  ${v.runtimeApiVersion}\n`);
+        return 0;
+      }
+      case undefined:
+        io.stdout('NAME:\n   crictl - client for CRI\n\nUSAGE:\n   crictl [global options] command [command options]\n\nCOMMANDS (in the playground):\n   images   List images\n   pods     List pods\n   ps       List containers\n   version  Display runtime version information\n');
+        return 0;
+      default:
+        return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, version)`);
+    }
+  } catch (e) {
+    if (e instanceof CriError) return unavailable(e);
+    throw e;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Derived views of the store. Each hook returns either one record (stable identity while it does
+ * not change) or a list of uids compared shallowly, so a pod changing status re-renders that
+ * pod's chip and nothing else, and a pod appearing re-renders only its node panel.
+ */
+import { useShallow } from 'zustand/react/shallow';
+import type { ObjRecord } from '../../protocol/messages';
+import { isNamespaceShown, useSim, type Selection, type SimState } from './store';
+
+/** Sort key of a pod: namespace, then name (a deterministic layout). */
+function byNamespaceName(a: ObjRecord, b: ObjRecord): number {
+  const na = a.namespace ?? '';
+  const nb = b.namespace ?? '';
+  if (na !== nb) return na < nb ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+/** Nodes: the control plane first, then by name. */
+function byNodeOrder(a: ObjRecord, b: ObjRecord): number {
+  const ca = a.roles?.includes('control-plane') ? 0 : 1;
+  const cb = b.roles?.includes('control-plane') ? 0 : 1;
+  if (ca !== cb) return ca - cb;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+export function useObject(uid: string | undefined): ObjRecord | undefined {
+  return useSim((s) => (uid ? s.objects[uid] : undefined));
+}
+
+/** uids of the Node records, in map order. */
+export function useNodeUids(): string[] {
+  return useSim(
+    useShallow((s) =>
+      Object.values(s.objects)
+        .filter((o) => o.kind === 'Node')
+        .sort(byNodeOrder)
+        .map((o) => o.uid),
+    ),
+  );
+}
+
+/** Pods on a node (by name) in shown namespaces, sorted by namespace/name. */
+export function podsOnNode(s: SimState, nodeName: string): ObjRecord[] {
+  return Object.values(s.objects)
+    .filter((o) => o.kind === 'Pod' && o.nodeName === nodeName && isNamespaceShown(s, o.namespace))
+    .sort(byNamespaceName);
+}
+
+export function usePodUidsOnNode(nodeName: string): string[] {
+  return useSim(useShallow((s) => podsOnNode(s, nodeName).map((o) => o.uid)));
+}
+
+/** Count of pods on a node in hidden namespaces. */
+export function useHiddenPodCount(nodeName: string): number {
+  return useSim((s) => {
+    let n = 0;
+    for (const o of Object.values(s.objects)) if (o.kind === 'Pod' && o.nodeName === nodeName && !isNamespaceShown(s, o.namespace)) n++;
+    return n;
+  });
+}
+
+/** Pods with no node (unscheduled) or on a node that does not exist, in shown namespaces. */
+export function useUnplacedPodUids(): string[] {
+  return useSim(
+    useShallow((s) => {
+      const nodes = new Set<string>();
+      for (const o of Object.values(s.objects)) if (o.kind === 'Node') nodes.add(o.name);
+      return Object.values(s.objects)
+        .filter((o) => o.kind === 'Pod' && (!o.nodeName || !nodes.has(o.nodeName)) && isNamespaceShown(s, o.namespace))
+        .sort(byNamespaceName)
+        .map((o) => o.uid);
+    }),
+  );
+}
+
+/** Namespaces that have pods, with counts, sorted (`["bookshop:6", ...]` pairs as tuples). */
+export function useNamespaceCounts(): [string, number][] {
+  const flat = useSim(
+    useShallow((s) => {
+      const m = new Map<string, number>();
+      for (const o of Object.values(s.objects)) if (o.kind === 'Pod' && o.namespace) m.set(o.namespace, (m.get(o.namespace) ?? 0) + 1);
+      return [...m.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1)).flatMap(([k, v]) => [k, String(v)]);
+    }),
+  );
+  const out: [string, number][] = [];
+  for (let i = 0; i < flat.length; i += 2) out.push([flat[i], Number(flat[i + 1])]);
+  return out;
+}
+
+/** The record a selection points at: by uid, else by kind/namespace/name (newest match). */
+export function resolveSelection(objects: Record<string, ObjRecord>, sel: Selection | undefined): ObjRecord | undefined {
+  if (!sel) return undefined;
+  if (sel.uid && objects[sel.uid]) return objects[sel.uid];
+  if (sel.uid) return undefined; // that very object is gone
+  for (const o of Object.values(objects)) if (o.kind === sel.kind && o.name === sel.name && (o.namespace ?? '') === (sel.namespace ?? '')) return o;
+  return undefined;
+}
+
+export function useSelectedRecord(): ObjRecord | undefined {
+  return useSim((s) => resolveSelection(s.objects, s.selected));
+}
+
+/** The controller chain above `rec`: [Deployment, ReplicaSet] for a Deployment's pod (top first). */
+export function ownerChain(objects: Record<string, ObjRecord>, rec: ObjRecord): ObjRecord[] {
+  const chain: ObjRecord[] = [];
+  const seen = new Set<string>([rec.uid]);
+  let cur: ObjRecord | undefined = rec;
+  while (cur) {
+    const ref: NonNullable<ObjRecord['owners']>[number] | undefined = cur.owners?.find((o) => o.controller) ?? cur.owners?.[0];
+    if (!ref || seen.has(ref.uid)) break;
+    seen.add(ref.uid);
+    const owner: ObjRecord | undefined = objects[ref.uid];
+    if (!owner) {
+      // The owner is not mirrored or is gone: show the reference as it stands.
+      chain.unshift({ uid: ref.uid, kind: ref.kind, name: ref.name, namespace: rec.namespace });
+      break;
+    }
+    chain.unshift(owner);
+    cur = owner;
+  }
+  return chain;
+}
+
+/** Everything below `uid` in the ownership tree (children, grandchildren ...). */
+export function descendants(objects: Record<string, ObjRecord>, uid: string): ObjRecord[] {
+  const children = new Map<string, ObjRecord[]>();
+  for (const o of Object.values(objects)) {
+    for (const ref of o.owners ?? []) {
+      let l = children.get(ref.uid);
+      if (!l) children.set(ref.uid, (l = []));
+      l.push(o);
+    }
+  }
+  const out: ObjRecord[] = [];
+  const seen = new Set<string>([uid]);
+  const walk = (u: string) => {
+    for (const c of (children.get(u) ?? []).sort(byNamespaceName)) {
+      if (seen.has(c.uid)) continue;
+      seen.add(c.uid);
+      out.push(c);
+      walk(c.uid);
+    }
+  };
+  walk(uid);
+  return out;
+}
+
+/** Direct children of `uid`, sorted. */
+export function childrenOf(objects: Record<string, ObjRecord>, uid: string): ObjRecord[] {
+  return Object.values(objects)
+    .filter((o) => o.owners?.some((r) => r.uid === uid))
+    .sort(byNamespaceName);
+}
+
+/** A selection for a record. */
+export function selectionOf(rec: ObjRecord): Selection {
+  return { uid: rec.uid, kind: rec.kind, namespace: rec.namespace, name: rec.name };
+}

@@ -1,0 +1,325 @@
+/**
+ * The inspector: the selected object's kind and name, status, owner chain (breadcrumbs), what it
+ * owns, labels, and actions. Actions are shell lines (`kubectl delete pod ...`), run through the
+ * same shell a person types into, so they show in the timeline as actions.
+ */
+import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { ObjRecord } from '../../protocol/messages';
+import { simStore, useSim, type Selection } from '../state/store';
+import { childrenOf, ownerChain, resolveSelection, useSelectedRecord } from '../state/selectors';
+import { nodeTone, podTone, ToneIcon } from './status';
+import { taintText } from './ClusterMap';
+
+/** The shell line that deletes a pod. */
+export function deletePodLine(rec: Pick<ObjRecord, 'name' | 'namespace'>): string {
+  return `kubectl delete pod ${rec.name} -n ${rec.namespace ?? 'default'}`;
+}
+
+/** The shell line that scales a Deployment. */
+export function scaleLine(rec: Pick<ObjRecord, 'name' | 'namespace'>, replicas: number): string {
+  return `kubectl scale deployment ${rec.name} --replicas=${replicas} -n ${rec.namespace ?? 'default'}`;
+}
+
+function select(sel: Selection) {
+  simStore.getState().select(sel);
+}
+
+/** `uid|kind|namespace|name` (strings keep `useShallow` stable). */
+function encode(o: ObjRecord): string {
+  return `${o.uid}|${o.kind}|${o.namespace ?? ''}|${o.name}`;
+}
+function decode(s: string): Selection & { uid: string } {
+  const [uid, kind, namespace, name] = s.split('|');
+  return { uid, kind, namespace: namespace || undefined, name };
+}
+
+function Breadcrumbs({ rec }: { rec: ObjRecord }) {
+  const chain = useSim(useShallow((s) => ownerChain(s.objects, rec).map(encode)));
+  const items = [...chain.map(decode), { uid: rec.uid, kind: rec.kind, namespace: rec.namespace, name: rec.name }];
+  return (
+    <nav aria-label="Owner chain" className="breadcrumbs">
+      <ol>
+        {items.map((it, i) => (
+          <li key={it.uid}>
+            {i < items.length - 1 ? (
+              <button type="button" className="crumb" onClick={() => select(it)} title={`Select ${it.kind} ${it.name}`}>
+                <span className="kind">{it.kind}</span> {it.name}
+              </button>
+            ) : (
+              <span className="crumb is-current" aria-current="true">
+                <span className="kind">{it.kind}</span> {it.name}
+              </span>
+            )}
+            {i < items.length - 1 ? (
+              <span className="crumb-sep" aria-hidden="true">
+                ›
+              </span>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      {chain.length === 0 && rec.kind === 'Pod' ? <p className="muted small">No owner: nothing will recreate this pod if it is deleted.</p> : null}
+    </nav>
+  );
+}
+
+function Owned({ rec }: { rec: ObjRecord }) {
+  const kids = useSim(useShallow((s) => childrenOf(s.objects, rec.uid).map(encode)));
+  if (kids.length === 0) return null;
+  return (
+    <div className="insp-section">
+      <h3 className="insp-h">Owns</h3>
+      <ul className="owned">
+        {kids.slice(0, 12).map((k) => {
+          const it = decode(k);
+          return (
+            <li key={it.uid}>
+              <button type="button" className="link" onClick={() => select(it)}>
+                <span className="kind">{it.kind}</span> {it.name}
+              </button>
+            </li>
+          );
+        })}
+        {kids.length > 12 ? <li className="muted">and {kids.length - 12} more</li> : null}
+      </ul>
+    </div>
+  );
+}
+
+function Labels({ labels }: { labels?: Record<string, string> }) {
+  const entries = Object.entries(labels ?? {}).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  return (
+    <div className="insp-section">
+      <h3 className="insp-h">Labels</h3>
+      {entries.length === 0 ? (
+        <p className="muted small">none</p>
+      ) : (
+        <ul className="labels">
+          {entries.map(([k, v]) => (
+            <li key={k} className="label-chip">
+              {k}={v}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function PodDetails({ rec }: { rec: ObjRecord }) {
+  const tone = podTone(rec);
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Status</dt>
+        <dd className={`status-line tone-${tone}`}>
+          <ToneIcon tone={tone} /> {rec.status}
+        </dd>
+      </div>
+      <div>
+        <dt>Ready</dt>
+        <dd>{rec.ready}</dd>
+      </div>
+      <div>
+        <dt>Restarts</dt>
+        <dd>{rec.restarts ?? 0}</dd>
+      </div>
+      <div>
+        <dt>Node</dt>
+        <dd>{rec.nodeName || <span className="muted">none yet (unscheduled)</span>}</dd>
+      </div>
+      {rec.unschedulableReason ? (
+        <div className="wide">
+          <dt>Scheduler</dt>
+          <dd className="small">{rec.unschedulableReason}</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+function WorkloadDetails({ rec }: { rec: ObjRecord }) {
+  const r = rec.replicas;
+  if (!r) return null;
+  if (rec.kind === 'Job') {
+    return (
+      <dl className="facts">
+        <div>
+          <dt>Completions</dt>
+          <dd>
+            {r.ready}/{r.desired}
+          </dd>
+        </div>
+        <div>
+          <dt>Active</dt>
+          <dd>{r.current}</dd>
+        </div>
+      </dl>
+    );
+  }
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Ready</dt>
+        <dd>
+          {r.ready}/{r.desired}
+        </dd>
+      </div>
+      <div>
+        <dt>Current</dt>
+        <dd>{r.current}</dd>
+      </div>
+      {r.updated !== undefined ? (
+        <div>
+          <dt>Up-to-date</dt>
+          <dd>{r.updated}</dd>
+        </div>
+      ) : null}
+      {r.available !== undefined ? (
+        <div>
+          <dt>Available</dt>
+          <dd>{r.available}</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
+
+function NodeDetails({ rec }: { rec: ObjRecord }) {
+  const tone = nodeTone(rec);
+  return (
+    <dl className="facts">
+      <div>
+        <dt>Status</dt>
+        <dd className={`status-line tone-${tone}`}>
+          <ToneIcon tone={tone} /> {rec.nodeReady === 'True' ? 'Ready' : 'NotReady'}
+          {rec.unschedulable ? ',SchedulingDisabled' : ''}
+        </dd>
+      </div>
+      <div>
+        <dt>Roles</dt>
+        <dd>{rec.roles?.join(',') ?? '<none>'}</dd>
+      </div>
+      <div className="wide">
+        <dt>Taints</dt>
+        <dd className="mono small">{rec.taints?.length ? rec.taints.map(taintText).join('\n') : '<none>'}</dd>
+      </div>
+      {rec.badConditions?.map((c) => (
+        <div key={c.type}>
+          <dt>{c.type}</dt>
+          <dd>
+            {c.status}
+            {c.reason ? ` (${c.reason})` : ''}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function DeleteAction({ rec }: { rec: ObjRecord }) {
+  const line = deletePodLine(rec);
+  if (rec.deleting) {
+    return (
+      <div className="action">
+        <p className="note tone-terminating">
+          <ToneIcon tone="terminating" /> Deletion requested: the kubelet is stopping its containers, then the pod is removed.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="action">
+      <button type="button" className="btn btn-danger" aria-keyshortcuts="Delete" onClick={() => simStore.getState().runLine(line)} title="Runs the kubectl line below (keyboard: Delete)">
+        <svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true">
+          <path d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinejoin="round" />
+        </svg>
+        Delete pod
+      </button>
+      <code className="action-line">{line}</code>
+    </div>
+  );
+}
+
+function ScaleAction({ rec }: { rec: ObjRecord }) {
+  const desired = rec.replicas?.desired ?? 1;
+  const [draft, setDraft] = useState<number | undefined>(undefined);
+  const n = draft ?? desired;
+  const line = scaleLine(rec, n);
+  return (
+    <form
+      className="action"
+      onSubmit={(e) => {
+        e.preventDefault();
+        simStore.getState().runLine(line);
+        setDraft(undefined);
+      }}
+    >
+      <div className="scale-row">
+        <button type="button" className="btn btn-small" aria-label="One replica fewer" onClick={() => setDraft(Math.max(0, n - 1))}>
+          −
+        </button>
+        <input type="number" min={0} max={50} value={n} onChange={(e) => setDraft(Math.max(0, Math.min(50, Number(e.target.value) || 0)))} aria-label="Replicas" />
+        <button type="button" className="btn btn-small" aria-label="One replica more" onClick={() => setDraft(Math.min(50, n + 1))}>
+          +
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={n === desired}>
+          Scale
+        </button>
+      </div>
+      <code className="action-line">{line}</code>
+    </form>
+  );
+}
+
+function GoneNotice({ sel }: { sel: Selection }) {
+  return (
+    <div className="insp-gone" role="status">
+      <ToneIcon tone="unknown" />
+      <p>
+        {sel.kind} <strong>{sel.name}</strong> no longer exists: the API server has deleted it.
+      </p>
+    </div>
+  );
+}
+
+export function Inspector() {
+  const sel = useSim((s) => s.selected);
+  const rec = useSelectedRecord();
+  return (
+    <section className="panel inspector" aria-labelledby="inspector-title">
+      <h2 id="inspector-title" className="panel-title">
+        Inspector
+      </h2>
+      {!sel ? (
+        <p className="muted">Select a pod, a node or a timeline entry to see it here.</p>
+      ) : !rec ? (
+        <GoneNotice sel={sel} />
+      ) : (
+        <div className="insp-body" data-testid="inspector">
+          <p className="insp-kind">
+            {rec.kind}
+            {rec.namespace ? <span className="muted"> in {rec.namespace}</span> : null}
+          </p>
+          <p className="insp-name">{rec.name}</p>
+          {rec.kind === 'Pod' ? <PodDetails rec={rec} /> : rec.kind === 'Node' ? <NodeDetails rec={rec} /> : <WorkloadDetails rec={rec} />}
+          {rec.kind !== 'Node' ? <Breadcrumbs rec={rec} /> : null}
+          {rec.kind === 'Pod' ? <DeleteAction rec={rec} /> : null}
+          {rec.kind === 'Deployment' ? <ScaleAction key={rec.uid} rec={rec} /> : null}
+          <Owned rec={rec} />
+          {rec.kind !== 'Node' ? <Labels labels={rec.labels} /> : null}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** Delete the selected pod (the Delete key). Returns whether a line was run. */
+export function deleteSelectedPod(): boolean {
+  const s = simStore.getState();
+  const rec = resolveSelection(s.objects, s.selected);
+  if (!rec || rec.kind !== 'Pod' || rec.deleting) return false;
+  s.runLine(deletePodLine(rec));
+  return true;
+}

@@ -1,0 +1,100 @@
+/**
+ * The timeline: who did what and why, newest first, in cluster time. Filter by text or by
+ * component; click an entry to select the object it names.
+ */
+import { memo, useMemo } from 'react';
+import { formatClock, type TraceItem } from '../../protocol/messages';
+import { simStore, useSim } from '../state/store';
+import { ToneIcon } from './status';
+
+/** Rows drawn at most (the rest stay in the store, reachable by filtering). */
+const MAX_ROWS = 300;
+
+const Row = memo(function Row({ item, epochMs, related }: { item: TraceItem; epochMs: number; related: boolean }) {
+  const obj = item.object;
+  const action = item.kind === 'action';
+  /** A line the person ran (the host traces those as component `shell`). */
+  const mine = action && item.component === 'shell';
+  const warning = item.kind === 'Warning';
+  const content = (
+    <>
+      <span className="tl-time">{formatClock({ now: item.time, epochMs }, item.time)}</span>
+      <span className={`tl-comp${action ? ' is-action' : ''}`}>{mine ? 'you ran' : item.component}</span>
+      <span className="tl-msg">
+        {warning ? <ToneIcon tone="error" size={13} /> : null}
+        {mine ? <code>$ {item.message}</code> : item.message}
+      </span>
+    </>
+  );
+  const cls = `tl-row${mine ? ' tl-action' : action ? ' tl-cmd' : ''}${warning ? ' tl-warning' : ''}${related ? ' is-related' : ''}`;
+  return (
+    <li className={cls}>
+      {obj ? (
+        <button
+          type="button"
+          className="tl-btn"
+          onClick={() => simStore.getState().select({ uid: obj.uid, kind: obj.kind, namespace: obj.namespace, name: obj.name })}
+          title={`Select ${obj.kind} ${obj.namespace ? `${obj.namespace}/` : ''}${obj.name}`}
+        >
+          {content}
+        </button>
+      ) : (
+        <div className="tl-btn is-static">{content}</div>
+      )}
+    </li>
+  );
+});
+
+export function Timeline() {
+  const trace = useSim((s) => s.trace);
+  const filter = useSim((s) => s.traceFilter);
+  const epochMs = useSim((s) => s.time.epochMs);
+  const selectedName = useSim((s) => s.selected?.name);
+
+  const components = useMemo(() => [...new Set(trace.map((t) => t.component))].sort(), [trace]);
+  const rows = useMemo(() => {
+    const text = filter.text.trim().toLowerCase();
+    const out: TraceItem[] = [];
+    for (let i = trace.length - 1; i >= 0 && out.length < MAX_ROWS; i--) {
+      const t = trace[i];
+      if (filter.component && t.component !== filter.component) continue;
+      if (text && !`${t.component} ${t.message}`.toLowerCase().includes(text)) continue;
+      out.push(t);
+    }
+    return out;
+  }, [trace, filter]);
+
+  return (
+    <section className="panel timeline" aria-labelledby="timeline-title">
+      <div className="panel-head">
+        <h2 id="timeline-title" className="panel-title">
+          Timeline
+        </h2>
+        <span className="muted small">newest first</span>
+      </div>
+      <div className="tl-filters">
+        <input
+          type="search"
+          placeholder="Filter: catalog, create, Warning…"
+          value={filter.text}
+          onChange={(e) => simStore.getState().setTraceFilter({ text: e.target.value })}
+          aria-label="Filter the timeline by text"
+        />
+        <select value={filter.component} onChange={(e) => simStore.getState().setTraceFilter({ component: e.target.value })} aria-label="Filter the timeline by component">
+          <option value="">all components</option>
+          {components.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ol className="tl-list" aria-label="Timeline entries, newest first">
+        {rows.length === 0 ? <li className="muted tl-empty">{trace.length ? 'Nothing matches the filter.' : 'Nothing has happened yet.'}</li> : null}
+        {rows.map((t) => (
+          <Row key={t.id} item={t} epochMs={epochMs} related={!!selectedName && t.object?.name === selectedName} />
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,449 @@
+/**
+ * The simulation host: owns one cluster and decides how fast its virtual time moves. It is the
+ * only place where wall time meets the engine (the engine itself never sees it).
+ *
+ * - Playing: every tick (~16 ms of wall time) runs the events due in `wall elapsed x speed`
+ *   virtual ms, within a wall-time budget; if the engine cannot keep up, virtual time lags
+ *   (`run.lagging`) rather than piling up a debt.
+ * - Step: pause, then run exactly one event.
+ * - Fast-forward: run N virtual ms in chunks of bounded wall time, reporting progress after each;
+ *   `pause` (or `play`, `reset`) interrupts it between chunks.
+ * - Changes: every API write is noted (api.onWrite) and every trace entry kept (trace.subscribe);
+ *   after a tick they leave as one `diff` message with the records that really changed.
+ *
+ * Wall time and timers are injected (`HostEnv`), so the host runs in a worker, in Node tests,
+ * or anywhere else.
+ */
+import type { KubeObject } from '../engine/api/types';
+import type { WriteRecord } from '../engine/api/server';
+import type { TraceEntry } from '../engine/trace';
+import { clampSpeed, PROTOCOL_VERSION, type FromWorker, type ObjRecord, type RunState, type ToWorker, type TraceItem } from '../protocol/messages';
+import type { ClusterKind, HostCluster } from './cluster';
+import { MIRRORED_KINDS, toRecord } from './records';
+import { defaultRunner, type LineRunner, type LineRunnerFactory } from './lines';
+
+/** Wall time and timers (the worker passes `performance.now` and `setTimeout`). */
+export interface HostEnv {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** Options of `SimHost`. */
+export interface SimHostOptions {
+  env: HostEnv;
+  post: (msg: FromWorker) => void;
+  makeCluster: (seed: number, kind: ClusterKind) => HostCluster;
+  makeRunner?: LineRunnerFactory;
+  /** Wall ms between ticks. Default 16 (one animation frame). */
+  tickMs?: number;
+  /** Wall ms of engine work per tick while playing. Default 12. */
+  playBudgetMs?: number;
+  /** Wall ms of engine work per fast-forward chunk. Default 40. */
+  fastForwardBudgetMs?: number;
+  /** Wall ms of engine work per boot chunk (the UI redraws between chunks). Default 100. */
+  bootBudgetMs?: number;
+  /** Trace entries kept for snapshots. Default 2000. */
+  traceKept?: number;
+}
+
+/** The longest wall gap a tick accounts for (a throttled background tab does not jump ahead). */
+const MAX_TICK_WALL_MS = 250;
+/** Mirror types: the `group/resource` keys of the API store. */
+const MIRRORED_TYPES = ['/nodes', '/pods', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets', 'batch/jobs', 'batch/cronjobs'];
+
+const SHELL_OBJECT = /^kubectl\s+(delete|scale)\s+(pods?|po|deployments?|deploy)(?:\.apps)?\s+(\S+)(?:.*?(?:-n|--namespace)[= ](\S+))?/;
+
+export class SimHost {
+  private cluster: HostCluster | undefined;
+  private runner: LineRunner | undefined;
+  private unsubscribe: (() => void)[] = [];
+  /** Latest object by uid (read-only views of the API server's objects). */
+  private latest = new Map<string, KubeObject>();
+  /** The record last sent per uid, serialised (to send only real changes). */
+  private sent = new Map<string, string>();
+  private dirty = new Set<string>();
+  private pendingTrace: TraceItem[] = [];
+  private recentTrace: TraceItem[] = [];
+  private traceId = 0;
+  private seq = 0;
+  private run: RunState = { playing: false, speed: 1, seed: 1, cluster: 'test' };
+  private runChanged = false;
+  private lastTimeSent = -1;
+  private timer: unknown;
+  private flushTimer: unknown;
+  /** Wall time of the last snapshot or diff (diffs are at most one per frame). */
+  private lastPost = Number.NEGATIVE_INFINITY;
+  private lastWall = 0;
+  /** Fraction of a virtual ms not yet run (playing). */
+  private carry = 0;
+  private ffTarget: number | undefined;
+  private ffStart = 0;
+  /** While the cluster boots: play afterwards (or stay paused). */
+  private boot: { playAfter: boolean; until: number } | undefined;
+  private lineQueue: { line: string; id?: number }[] = [];
+  private kind: ClusterKind = 'booted';
+  private readonly tickMs: number;
+  private readonly playBudgetMs: number;
+  private readonly ffBudgetMs: number;
+  private readonly bootBudgetMs: number;
+  private readonly traceKept: number;
+
+  constructor(private readonly opts: SimHostOptions) {
+    this.tickMs = opts.tickMs ?? 16;
+    this.playBudgetMs = opts.playBudgetMs ?? 12;
+    this.ffBudgetMs = opts.fastForwardBudgetMs ?? 40;
+    this.bootBudgetMs = opts.bootBudgetMs ?? 100;
+    this.traceKept = opts.traceKept ?? 2000;
+  }
+
+  /** The cluster (for tests). */
+  get current(): HostCluster | undefined {
+    return this.cluster;
+  }
+
+  /** The run state (for tests). */
+  get state(): RunState {
+    return { ...this.run };
+  }
+
+  /** Handle one message from the UI. */
+  handle(msg: ToWorker): void {
+    try {
+      this.dispatch(msg);
+    } catch (e) {
+      this.opts.post({ type: 'error', message: e instanceof Error ? `${e.message}` : String(e) });
+    }
+    this.requestFlush();
+    this.schedule();
+  }
+
+  /** Flush now, or at the next frame boundary when a message went out less than a frame ago. */
+  private requestFlush(): void {
+    const wait = this.lastPost + this.tickMs - this.opts.env.now();
+    if (wait <= 0) {
+      this.flush();
+      return;
+    }
+    if (this.flushTimer === undefined) {
+      this.flushTimer = this.opts.env.setTimeout(() => {
+        this.flushTimer = undefined;
+        this.flush();
+      }, wait);
+    }
+  }
+
+  private dispatch(msg: ToWorker): void {
+    if (msg.type === 'reset') {
+      this.reset(msg.seed, msg.paused ?? false, msg.cluster ?? this.kind);
+      return;
+    }
+    if (!this.cluster) throw new Error(`no cluster yet: send reset first (got ${msg.type})`);
+    if (this.boot && msg.type !== 'shell' && msg.type !== 'resync' && msg.type !== 'speed') {
+      // The boot runs to its end; play/pause choose what happens after it.
+      if (msg.type === 'play' || msg.type === 'pause') {
+        this.boot.playAfter = msg.type === 'play';
+        this.setRun({ playing: this.boot.playAfter });
+      }
+      return;
+    }
+    switch (msg.type) {
+      case 'play':
+        this.ffTarget = undefined;
+        this.setRun({ playing: true, fastForward: undefined });
+        this.lastWall = this.opts.env.now();
+        break;
+      case 'pause':
+        this.ffTarget = undefined;
+        this.setRun({ playing: false, fastForward: undefined, lagging: false });
+        break;
+      case 'speed':
+        this.setRun({ speed: clampSpeed(msg.factor) });
+        break;
+      case 'step':
+        this.ffTarget = undefined;
+        this.setRun({ playing: false, fastForward: undefined, lagging: false });
+        this.cluster.clock.step();
+        this.pollLine();
+        break;
+      case 'fastForward':
+        this.ffStart = this.cluster.clock.now();
+        this.ffTarget = this.ffStart + msg.ms;
+        this.setRun({ fastForward: { doneMs: 0, totalMs: msg.ms } });
+        break;
+      case 'shell':
+        this.lineQueue.push({ line: msg.line, id: msg.id });
+        this.startLines();
+        break;
+      case 'resync':
+        this.sendSnapshot();
+        break;
+    }
+  }
+
+  // ------------------------------------------------------------------------------ cluster
+
+  private reset(seed: number, paused: boolean, kind: ClusterKind): void {
+    this.kind = kind;
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    if (this.timer !== undefined) this.opts.env.clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.flushTimer !== undefined) this.opts.env.clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    this.latest.clear();
+    this.sent.clear();
+    this.dirty.clear();
+    this.pendingTrace = [];
+    this.recentTrace = [];
+    this.ffTarget = undefined;
+    this.boot = undefined;
+    this.lineQueue = [];
+
+    const cluster = this.opts.makeCluster(seed, kind);
+    this.cluster = cluster;
+    const runner = (this.opts.makeRunner ?? defaultRunner)(cluster, () => {
+      if (this.cluster === cluster) this.requestFlush();
+    });
+    this.runner = runner;
+    // Objects that exist already (nodes registered while the cluster was built).
+    for (const typeKey of MIRRORED_TYPES) {
+      for (const obj of cluster.api.store.values(typeKey)) this.note(obj, false);
+    }
+    this.unsubscribe.push(cluster.api.onWrite((w) => this.onWrite(w)));
+    this.unsubscribe.push(cluster.trace.subscribe((e) => this.onTrace(e)));
+    for (const e of cluster.trace.list()) this.onTrace(e);
+
+    if (cluster.warmupMs > 0) cluster.clock.advance(cluster.warmupMs);
+    this.run = { playing: !paused, speed: this.run.speed, seed, cluster: cluster.kind };
+    if (cluster.booted && !cluster.booted()) {
+      this.boot = { playAfter: !paused, until: cluster.clock.now() + (cluster.bootTimeoutMs ?? 10 * 60_000) };
+      // `playing` says what happens once booted; the boot itself runs as fast as it can.
+      this.run = { ...this.run, booting: true };
+    }
+    this.lastWall = this.opts.env.now();
+    this.sendSnapshot();
+  }
+
+  private onWrite(w: WriteRecord): void {
+    if (!MIRRORED_KINDS.has(w.object.kind)) return;
+    this.note(w.object, w.type === 'DELETED');
+  }
+
+  private note(obj: KubeObject, deleted: boolean): void {
+    if (!MIRRORED_KINDS.has(obj.kind)) return;
+    const uid = obj.metadata.uid;
+    if (!uid) return;
+    if (deleted) this.latest.delete(uid);
+    else this.latest.set(uid, obj);
+    this.dirty.add(uid);
+  }
+
+  private onTrace(e: TraceEntry): void {
+    const item: TraceItem = { id: ++this.traceId, time: e.time, component: e.component, message: e.message };
+    if (e.object) item.object = { ...e.object };
+    if (e.kind && e.kind !== 'info') item.kind = e.kind;
+    this.pendingTrace.push(item);
+    this.recentTrace.push(item);
+    if (this.recentTrace.length > this.traceKept * 2) this.recentTrace.splice(0, this.recentTrace.length - this.traceKept);
+  }
+
+  private setRun(patch: Partial<RunState>): void {
+    const next = { ...this.run, ...patch };
+    for (const k of Object.keys(next) as (keyof RunState)[]) if (next[k] === undefined) delete next[k];
+    if (JSON.stringify(next) !== JSON.stringify(this.run)) {
+      this.run = next;
+      this.runChanged = true;
+    }
+  }
+
+  // ------------------------------------------------------------------------------ shell lines
+
+  private startLines(): void {
+    const runner = this.runner;
+    const cluster = this.cluster;
+    if (!runner || !cluster) return;
+    while (this.lineQueue.length > 0) {
+      // A line still waiting (a `kubectl delete` waiting for the pod to go) is interrupted the
+      // way a person presses Ctrl-C to type the next command.
+      if (runner.busy) runner.interrupt();
+      const { line, id } = this.lineQueue.shift()!;
+      const m = SHELL_OBJECT.exec(line.trim());
+      const object = m ? { kind: m[2].startsWith('d') ? 'Deployment' : 'Pod', namespace: m[4] ?? 'default', name: m[3].includes('/') ? m[3].split('/')[1] : m[3] } : undefined;
+      cluster.trace.add('shell', line.trim(), object, 'action');
+      this.opts.post({ type: 'shellOutput', text: '', id, line, done: false });
+      runner.run(
+        line,
+        (c) => this.opts.post({ type: 'shellOutput', text: c.text, stream: c.stream, id }),
+        (exitCode) => this.opts.post({ type: 'shellOutput', text: '', id, done: true, exitCode }),
+      );
+    }
+  }
+
+  private pollLine(): void {
+    if (this.runner?.busy) this.runner.poll();
+  }
+
+  // ------------------------------------------------------------------------------ time
+
+  private schedule(): void {
+    if (this.timer !== undefined || !this.cluster) return;
+    const fast = this.ffTarget !== undefined || this.boot !== undefined;
+    if (!fast && !this.run.playing) return;
+    this.timer = this.opts.env.setTimeout(() => {
+      this.timer = undefined;
+      this.tick();
+    }, fast ? 0 : this.tickMs);
+  }
+
+  /** Run events until virtual time `target` or until `budgetMs` of wall time is spent. */
+  private runUntil(target: number, budgetMs: number): boolean {
+    const clock = this.cluster!.clock;
+    const start = this.opts.env.now();
+    let n = 0;
+    for (;;) {
+      const next = clock.peekTime();
+      if (next === undefined || next > target) {
+        clock.runUntil(target); // moves `now` to the target (no events left before it)
+        return true;
+      }
+      clock.step();
+      if (++n % 32 === 0 && this.opts.env.now() - start > budgetMs) return false;
+    }
+  }
+
+  private tick(): void {
+    const cluster = this.cluster;
+    if (!cluster) return;
+    const wall = this.opts.env.now();
+    try {
+      if (this.boot) {
+        this.bootChunk();
+        this.lastWall = wall;
+      } else if (this.ffTarget !== undefined) {
+        const done = this.runUntil(this.ffTarget, this.ffBudgetMs);
+        const total = this.ffTarget - this.ffStart;
+        if (done) {
+          this.ffTarget = undefined;
+          this.setRun({ fastForward: undefined });
+        } else {
+          this.setRun({ fastForward: { doneMs: cluster.clock.now() - this.ffStart, totalMs: total } });
+        }
+        this.lastWall = wall;
+      } else if (this.run.playing) {
+        const dt = Math.min(MAX_TICK_WALL_MS, Math.max(0, wall - this.lastWall));
+        this.lastWall = wall;
+        // Virtual time moves in whole milliseconds (the engine's clock is integral); the
+        // fraction carries over to the next tick.
+        this.carry += dt * this.run.speed;
+        const ms = Math.floor(this.carry);
+        this.carry -= ms;
+        const target = cluster.clock.now() + ms;
+        const kept = this.runUntil(target, this.playBudgetMs);
+        this.setRun({ lagging: kept ? undefined : true });
+      }
+      this.pollLine();
+    } catch (e) {
+      this.ffTarget = undefined;
+      this.boot = undefined;
+      this.setRun({ playing: false, fastForward: undefined, booting: undefined });
+      this.opts.post({ type: 'error', message: `the simulation stopped: ${e instanceof Error ? e.message : String(e)}` });
+    }
+    this.requestFlush();
+    this.schedule();
+  }
+
+  /** Run the boot for one chunk of wall time, in steps of `bootStepMs`, until `booted()` holds. */
+  private bootChunk(): void {
+    const cluster = this.cluster!;
+    const boot = this.boot!;
+    const start = this.opts.env.now();
+    const step = cluster.bootStepMs ?? 250;
+    while (this.opts.env.now() - start < this.bootBudgetMs) {
+      if (cluster.booted!()) {
+        this.boot = undefined;
+        this.setRun({ booting: undefined, playing: boot.playAfter });
+        this.lastWall = this.opts.env.now();
+        return;
+      }
+      if (cluster.clock.now() >= boot.until) {
+        this.boot = undefined;
+        this.setRun({ booting: undefined, playing: false });
+        this.opts.post({ type: 'error', message: `the cluster did not finish booting within ${Math.round((cluster.bootTimeoutMs ?? 600_000) / 1000)} s of virtual time` });
+        return;
+      }
+      cluster.clock.advance(step);
+      this.pollLine();
+    }
+  }
+
+  // ------------------------------------------------------------------------------ messages
+
+  private recordOf(obj: KubeObject): ObjRecord | undefined {
+    const clock = this.cluster!.clock;
+    return toRecord(obj, { nowMs: clock.now(), epochMs: clock.epochMs });
+  }
+
+  private sendSnapshot(): void {
+    const cluster = this.cluster;
+    if (!cluster) return;
+    const objects: Record<string, ObjRecord> = {};
+    this.sent.clear();
+    for (const [uid, obj] of this.latest) {
+      const rec = this.recordOf(obj);
+      if (!rec) continue;
+      objects[uid] = rec;
+      this.sent.set(uid, JSON.stringify(rec));
+    }
+    this.dirty.clear();
+    this.pendingTrace = [];
+    if (this.recentTrace.length > this.traceKept) this.recentTrace.splice(0, this.recentTrace.length - this.traceKept);
+    this.seq = 0;
+    this.runChanged = false;
+    this.lastTimeSent = cluster.clock.now();
+    this.lastPost = this.opts.env.now();
+    this.opts.post({
+      type: 'snapshot',
+      protocol: PROTOCOL_VERSION,
+      seq: this.seq,
+      objects,
+      time: { now: cluster.clock.now(), epochMs: cluster.clock.epochMs },
+      trace: [...this.recentTrace],
+      run: { ...this.run },
+    });
+  }
+
+  /** Send what changed since the last message (nothing at all when nothing did). */
+  private flush(): void {
+    const cluster = this.cluster;
+    if (!cluster) return;
+    const upserts: ObjRecord[] = [];
+    const removals: string[] = [];
+    for (const uid of this.dirty) {
+      const obj = this.latest.get(uid);
+      if (!obj) {
+        if (this.sent.delete(uid)) removals.push(uid);
+        continue;
+      }
+      const rec = this.recordOf(obj);
+      if (!rec) continue;
+      const json = JSON.stringify(rec);
+      if (this.sent.get(uid) === json) continue;
+      this.sent.set(uid, json);
+      upserts.push(rec);
+    }
+    this.dirty.clear();
+    const now = cluster.clock.now();
+    if (upserts.length === 0 && removals.length === 0 && this.pendingTrace.length === 0 && !this.runChanged && now === this.lastTimeSent) return;
+    const trace = this.pendingTrace;
+    this.pendingTrace = [];
+    this.lastTimeSent = now;
+    this.lastPost = this.opts.env.now();
+    const msg: FromWorker = { type: 'diff', seq: ++this.seq, upserts, removals, trace, time: { now, epochMs: cluster.clock.epochMs } };
+    if (this.runChanged) {
+      msg.run = { ...this.run };
+      this.runChanged = false;
+    }
+    this.opts.post(msg);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * How the host runs shell lines: one line at a time, output streamed, lines that wait in virtual
+ * time (`kubectl delete` waiting for the pod to go, `sleep 5`) polled after the clock moves.
+ */
+import type { HostCluster, ShellModule } from './cluster';
+import { runFallbackLine } from './fallbackShell';
+import type { Shell, ShellRun } from '../shell/shell';
+
+/** A chunk of a line's output. */
+export interface LineOutput {
+  stream: 'stdout' | 'stderr';
+  text: string;
+}
+
+/** Runs lines. */
+export interface LineRunner {
+  /** `shell` (src/shell/shell.ts) or `fallback` (src/worker/fallbackShell.ts). */
+  readonly kind: 'shell' | 'fallback';
+  /** True while a line still runs (waiting in virtual time). */
+  readonly busy: boolean;
+  /** Start a line; `onOutput` hears every chunk, `onDone` the exit status. */
+  run(line: string, onOutput: (c: LineOutput) => void, onDone: (exitCode: number) => void): void;
+  /** Continue the running line after virtual time advanced. */
+  poll(): void;
+  /** Ctrl-C the running line. */
+  interrupt(): void;
+}
+
+/**
+ * Makes the runner for a cluster. `wake` is called when the runner did something outside a call
+ * from the host (a line queued while the shell loaded has run), so the host sends the changes.
+ */
+export type LineRunnerFactory = (cluster: HostCluster, wake: () => void) => LineRunner;
+
+/** The fallback: `kubectl delete pod` and `kubectl scale deployment` straight against the API; each line completes at once. */
+export const fallbackRunner: LineRunnerFactory = (cluster) => ({
+  kind: 'fallback',
+  busy: false,
+  run(line, onOutput, onDone) {
+    const r = runFallbackLine(cluster.api, line);
+    if (r.stdout) onOutput({ stream: 'stdout', text: r.stdout });
+    if (r.stderr) onOutput({ stream: 'stderr', text: r.stderr });
+    onDone(r.exitCode);
+  },
+  poll() {},
+  interrupt() {},
+});
+
+/** Lines the fallback knows (the ones the UI's buttons issue). */
+const FALLBACK_LINE = /^\s*kubectl\s+(delete\s+(pods?|po)(\/|\s)|scale\s+(deployments?|deploy)(\.apps)?(\/|\s))/;
+
+/**
+ * The playground shell (src/shell/shell.ts) of the cluster. A line the UI's buttons issue that
+ * the shell's kubectl does not implement yet (it ends at once, failing, without a word - no real
+ * kubectl failure is silent) runs through the fallback instead, so the buttons always work.
+ */
+export function shellRunner(shell: Shell, fallback?: LineRunner): LineRunner {
+  let current: { run: ShellRun; onDone: (code: number) => void } | undefined;
+  const finish = () => {
+    if (current && current.run.done) {
+      const { run, onDone } = current;
+      current = undefined;
+      onDone(run.exitCode ?? 0);
+    }
+  };
+  return {
+    kind: 'shell',
+    get busy() {
+      return current !== undefined && !current.run.done;
+    },
+    run(line, onOutput, onDone) {
+      const run = shell.run(line, { onOutput: (c) => onOutput({ stream: c.stream, text: c.text }) });
+      if (fallback && run.done && run.exitCode !== 0 && run.output.length === 0 && FALLBACK_LINE.test(line)) {
+        fallback.run(line, onOutput, onDone);
+        return;
+      }
+      current = { run, onDone };
+      finish();
+    },
+    poll() {
+      if (!current) return;
+      current.run.poll();
+      finish();
+    },
+    interrupt() {
+      if (!current) return;
+      current.run.interrupt();
+      finish();
+    },
+  };
+}
+
+/** Load the shell chunk (once per worker). */
+let shellModule: Promise<ShellModule> | undefined;
+export function loadShellModule(): Promise<ShellModule> {
+  shellModule ??= import('./shells');
+  return shellModule;
+}
+
+/**
+ * The cluster's shell when it has one, else the fallback. The shell's code loads on demand (the
+ * host starts loading it with the cluster); lines that arrive before it is there wait for it, in
+ * order.
+ */
+export const defaultRunner: LineRunnerFactory = (cluster, wake) => {
+  const fallback = fallbackRunner(cluster, wake);
+  const make = cluster.shell;
+  if (!make) return fallback;
+  let inner: LineRunner | undefined;
+  const queue: [string, (c: LineOutput) => void, (code: number) => void][] = [];
+  const drain = () => {
+    for (const [line, onOutput, onDone] of queue.splice(0)) {
+      if (inner!.busy) inner!.interrupt(); // as the host does when a line is still waiting
+      inner!.run(line, onOutput, onDone);
+    }
+    wake();
+  };
+  loadShellModule().then(
+    (m) => {
+      try {
+        inner = shellRunner(make(m), fallback);
+      } catch {
+        // A shell that cannot start must not take the cluster down: the fallback still deletes and scales.
+        inner = fallback;
+      }
+      drain();
+    },
+    () => {
+      inner = fallback;
+      drain();
+    },
+  );
+  return {
+    get kind() {
+      return inner?.kind ?? 'shell';
+    },
+    get busy() {
+      return inner ? inner.busy : queue.length > 0;
+    },
+    run(line, onOutput, onDone) {
+      if (inner && queue.length === 0) inner.run(line, onOutput, onDone);
+      else queue.push([line, onOutput, onDone]);
+    },
+    poll() {
+      inner?.poll();
+    },
+    interrupt() {
+      inner?.interrupt();
+    },
+  };
+};
