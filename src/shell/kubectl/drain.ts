@@ -113,7 +113,10 @@ function podsForDeletion(env: Env, node: string): Verdict[] {
   return out;
 }
 
-/** Messages grouped as filters.go `errors()` / `Warnings()` do (in first-seen order here). */
+/** The filters' messages in filter order (Go iterates its map randomly; this order is stable). */
+const MESSAGE_ORDER = [DAEMONSET_FATAL, DAEMONSET_WARNING, LOCAL_STORAGE_FATAL, LOCAL_STORAGE_WARNING, UNMANAGED_FATAL, UNMANAGED_WARNING];
+
+/** Messages grouped as filters.go `errors()` / `Warnings()` do, in filter order. */
 function grouped(verdicts: Verdict[], reason: 'Error' | 'Warning'): [string, string[]][] {
   const m = new Map<string, string[]>();
   for (const v of verdicts) {
@@ -121,7 +124,11 @@ function grouped(verdicts: Verdict[], reason: 'Error' | 'Warning'): [string, str
     const msg = v.message || 'unexpected error';
     m.set(msg, [...(m.get(msg) ?? []), `${v.pod.metadata.namespace}/${v.pod.metadata.name}`]);
   }
-  return [...m.entries()];
+  const rank = (msg: string) => {
+    const i = MESSAGE_ORDER.indexOf(msg);
+    return i < 0 ? -1 : i;
+  };
+  return [...m.entries()].sort((a, b) => rank(a[0]) - rank(b[0]));
 }
 
 /** `kubectl drain NODE`: cordon, refuse or evict, then wait until the evicted pods are gone. */
@@ -206,6 +213,5 @@ export function drain(env: Env): number | Pending {
   return {
     poll: () => (done !== undefined ? done : (done = check())),
     cancel: () => undefined,
-    wakeAt: () => deadline,
   };
 }

@@ -192,7 +192,6 @@ export function pollUntil(env: Env, check: () => number | undefined, opts: { dea
       done = done ?? 130;
       opts.onCancel?.();
     },
-    wakeAt: () => opts.deadlineMs,
   };
 }
 

@@ -75,7 +75,7 @@ kube-scheduler-k8s-lab-control-plane            k8s-lab-control-plane
     b.c.run(5000);
     const r = b.run('kubectl get pods');
     expect(r.stdout.split('\n')[0]).toBe('NAME                   READY   STATUS    RESTARTS   AGE');
-    expect(r.stdout).toMatch(/^web-[a-z0-9]+-[a-z0-9]{5}   1\/1     Running   0          5s$/m);
+    expect(r.stdout).toMatch(/^web-[a-z0-9]+-[a-z0-9]{5} {3}1\/1 {5}Running {3}0 {10}5s$/m);
     const names = b.c.pods().map((p) => p.metadata.name!);
     const del = b.run(`kubectl delete pod ${names[0]}`);
     expect(del.stdout).toBe(`pod "${names[0]}" deleted from default namespace\n`);
@@ -198,7 +198,15 @@ c      1      0s    web    tier=web
     expect(only.out.stdout).toBe('');
     b.run('kubectl label pods --all x=y');
     only.advance(100);
-    expect(only.out.stdout).toMatch(/^EVENT      NAME +READY +STATUS +RESTARTS +AGE\nMODIFIED   web-/);
+    expect(only.out.stdout).toMatch(/^EVENT {6}NAME +READY +STATUS +RESTARTS +AGE\nMODIFIED {3}web-/);
+  });
+
+  it('--raw health endpoints', () => {
+    const b = bench();
+    expect(b.run('kubectl get --raw /healthz')).toEqual({ stdout: 'ok', stderr: '', code: 0 });
+    expect(b.run('kubectl get --raw /nope').stderr).toBe('Error from server (NotFound): the server could not find the requested resource\n');
+    b.c.api.setAvailability('down');
+    expect(b.run('kubectl get --raw /readyz').stderr).toBe('The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n');
   });
 
   it('watching several types is refused', () => {

@@ -259,6 +259,8 @@ export function get(env: Env): number | Pending {
   const po = printOptions(env);
   checkOutput(env, po.output);
   const watch = env.flags.bool('watch') || env.flags.bool('watch-only');
+  const raw = env.flags.str('raw');
+  if (raw) return getRaw(env, raw);
   if (env.flags.args.length === 0 && env.flags.list('filename').length === 0 && env.flags.str('kustomize') === '') {
     throw new CmdError(NO_RESOURCE_MESSAGE);
   }
@@ -311,6 +313,24 @@ export function get(env: Env): number | Pending {
     status = 1;
   }
   return status;
+}
+
+/**
+ * `kubectl get --raw PATH` for the health endpoints (kube-apiserver's /healthz, /livez, /readyz
+ * answer `ok`, without a newline) and /version; other paths are the server's 404.
+ */
+function getRaw(env: Env, raw: string): number {
+  discover(env, 0);
+  const path = raw.split('?')[0];
+  if (['/healthz', '/livez', '/readyz'].includes(path)) {
+    if (env.api.getAvailability() === 'etcd-unreachable' && path !== '/livez') {
+      env.err('Error from server (InternalError): an error on the server ("[-]etcd failed: error getting data from etcd: context deadline exceeded\nhealthz check failed") has prevented the request from succeeding\n');
+      return 1;
+    }
+    env.out('ok');
+    return 0;
+  }
+  throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 });
 }
 
 function resolveArgsAreComponentStatus(env: Env): boolean {

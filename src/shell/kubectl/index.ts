@@ -29,6 +29,7 @@ import { apiResources, apiVersions, clusterInfo, configCurrentContext, configGet
 import { explain } from './explain';
 import { logs } from './logs';
 import { exec } from './exec';
+import { expose, patch, run as runCmd, taint, top } from './extras';
 
 export type { KubectlOptions } from './env';
 export type { NodeAccess, LogOptions, ExecResult, NodeAccessError, LogStream } from './node-access';
@@ -73,6 +74,10 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'cluster-info': clusterInfo,
   logs,
   exec,
+  run: runCmd,
+  expose,
+  patch,
+  taint,
 };
 
 /** Command groups: their subcommands (help printed when called bare, unless listed in `BARE_RUNS`). */
@@ -101,7 +106,7 @@ const SUGGEST_FOR: Record<string, string[]> = { delete: ['rm'], get: ['list', 'p
 
 /** Hidden, deprecated flags kubectl still accepts (with a warning). */
 const RECORD_FLAG: FlagDef = ['record', '', 'bool', 'false'];
-const RECORD_COMMANDS = new Set(['annotate', 'apply', 'create', 'create deployment', 'edit', 'label', 'scale', 'set image', 'rollout undo', 'rollout restart', 'rollout pause', 'rollout resume']);
+const RECORD_COMMANDS = new Set(['annotate', 'apply', 'create', 'create deployment', 'edit', 'label', 'scale', 'set image', 'rollout undo', 'rollout restart', 'rollout pause', 'rollout resume', 'run', 'expose', 'patch']);
 
 /** Global flags that take a value (cobra's `stripFlags` must skip their values to find the command). */
 const GLOBAL_VALUE_FLAGS = new Set(['-n', '--namespace', '-s', '--server', '--context', '--kubeconfig', '--cluster', '--user', '--token', '--as', '--as-group', '--as-uid', '--request-timeout', '--cache-dir', '--certificate-authority', '--client-certificate', '--client-key', '--password', '--username', '--profile', '--profile-output', '--tls-server-name', '--vmodule', '--log-flush-frequency', '-v', '--v']);
@@ -215,6 +220,7 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
       err(`error: unknown command "${next}"\nSee 'kubectl ${path} -h' for help and examples\n`);
       return 1;
     }
+    if (top === 'top') return runTop(io, ctx, opts, state, rest);
     const spec = COMMANDS[path];
     const run = SUBCOMMANDS[path];
     if (!spec || !run) {
@@ -261,6 +267,37 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
       return e instanceof CmdError ? e.code : 1;
     }
   };
+}
+
+/** `kubectl top pod|node`: no metrics-server in kind (flags are not checked). */
+function runTop(io: CommandIO, ctx: ShellContext, options: Env['options'], state: KubectlState, rest: string[]): number {
+  const fs = new FlagSet([]);
+  let ns = 'default';
+  try {
+    ns = (fs.parse(rest.filter((a) => a.startsWith('-n') || a.startsWith('--namespace') || !a.startsWith('-'))).values.get('namespace') as string) || 'default';
+  } catch {
+    // `kubectl top` flags this playground does not model are ignored.
+  }
+  const env: Env = {
+    io,
+    ctx,
+    api: ctx.api,
+    path: 'top',
+    flags: new Flags(fs.parse([])),
+    namespace: ns,
+    explicitNamespace: false,
+    options,
+    state,
+    out: (t) => io.stdout(t),
+    err: (t) => io.stderr(t),
+  };
+  try {
+    return top(env);
+  } catch (e) {
+    const t = errorText(e);
+    io.stderr(t.endsWith('\n') ? t : t + '\n');
+    return 1;
+  }
 }
 
 /** Errors thrown while a Pending runs are printed like any other kubectl error. */

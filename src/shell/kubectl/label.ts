@@ -98,12 +98,16 @@ function run(env: Env, what: 'label' | 'annotation'): number {
         continue;
       }
       if (!overwrite) {
-        const problems = [...set.keys()]
-          .sort()
-          .filter((k) => current[k] !== undefined && current[k] !== set.get(k))
-          .map((k) => fail(`'${k}' already has a value (${current[k]}), and --overwrite is false`));
-        if (problems.length === 1) throw problems[0];
-        if (problems.length > 1) throw fail(problems.map((p) => p.text.replace(/^error: /, '')).join(', ').replace(/^/, '[') + ']');
+        const clashes = [...set.keys()].sort().filter((k) => current[k] !== undefined && current[k] !== set.get(k));
+        if (what === 'annotation') {
+          // annotate.go validateNoAnnotationOverwrites (the change-cause annotation may always change).
+          const msgs = clashes.filter((k) => k !== 'kubernetes.io/change-cause').map((k) => `'${k}' already has a value (${current[k]})`);
+          if (msgs.length) throw fail(`--overwrite is false but found the following declared annotation(s): ${msgs.join('; ')}`);
+        } else {
+          const msgs = clashes.map((k) => `'${k}' already has a value (${current[k]}), and --overwrite is false`);
+          if (msgs.length === 1) throw fail(msgs[0]);
+          if (msgs.length > 1) throw fail(`[${msgs.join(', ')}]`);
+        }
       }
       if (what === 'label') for (const r of remove) if (current[r] === undefined) env.out(`label "${r}" not found.\n`);
       const next: Record<string, string> = { ...current };

@@ -164,7 +164,6 @@ export function rolloutStatus(env: Env): number | Pending {
       return done;
     },
     cancel: () => handle?.stop(),
-    wakeAt: () => deadline,
   };
 }
 

@@ -152,6 +152,5 @@ export function wait(env: Env): number | Pending {
   return {
     poll: () => (done !== undefined ? done : (done = check())),
     cancel: () => undefined,
-    wakeAt: () => deadline,
   };
 }
