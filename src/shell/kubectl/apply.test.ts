@@ -297,6 +297,8 @@ status: {}
     expect(b.run('kubectl create -f web.yaml').stdout).toBe('deployment.apps/web created\n');
     expect(b.run('kubectl create -f web.yaml').stderr).toBe('Error from server (AlreadyExists): error when creating "web.yaml": deployments.apps "web" already exists\n');
     expect(b.run('kubectl create namespace shop').stdout).toBe('namespace/shop created\n');
+    expect(b.run('kubectl create ns shop2').stdout).toBe('namespace/shop2 created\n');
+    expect(b.run('kubectl create cm c -n shop --from-literal=a=b').stdout).toBe('configmap/c created\n');
     expect(b.run('kubectl create secret generic s --from-literal=a=b -n shop').stdout).toBe('secret/s created\n');
     expect(b.c.api.get('secrets', 'shop', 's').data).toEqual({ a: 'Yg==' });
   });

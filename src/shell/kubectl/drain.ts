@@ -213,5 +213,6 @@ export function drain(env: Env): number | Pending {
   return {
     poll: () => (done !== undefined ? done : (done = check())),
     cancel: () => undefined,
+    wakeAt: () => (done === undefined ? deadline : undefined),
   };
 }

@@ -26,9 +26,11 @@ export interface KubectlOptions {
   contextName?: string;
 }
 
-/** Per-kubectl-instance state (one per shell): process ids for klog lines. */
+/** Per-kubectl-instance state (one per shell): process ids for klog lines, the kubeconfig context's namespace. */
 export interface KubectlState {
   pid: number;
+  /** The current context's namespace (`kubectl config set-context --current --namespace=x`). */
+  namespace: string;
 }
 
 /** What a subcommand gets. */
@@ -39,7 +41,7 @@ export interface Env {
   /** Command path without `kubectl` (`get`, `rollout status`). */
   path: string;
   flags: Flags;
-  /** `-n` or the kubeconfig context's namespace (`default`). */
+  /** `-n`, else the kubeconfig context's namespace (`default` unless set with `config set-context`). */
   namespace: string;
   /** `-n` was given (kubectl's `enforceNamespace`). */
   explicitNamespace: boolean;
@@ -192,6 +194,8 @@ export function pollUntil(env: Env, check: () => number | undefined, opts: { dea
       done = done ?? 130;
       opts.onCancel?.();
     },
+    // The shell polls at every clock event anyway; the deadline is the latest wake-up.
+    wakeAt: () => (done === undefined ? opts.deadlineMs : undefined),
   };
 }
 

@@ -7,7 +7,8 @@
  * Sources: the cobra command definitions in staging/src/k8s.io/kubectl/pkg/cmd/<command>/*.go
  * (their `Use`, `Short`, `Long`, `Example` and flag registrations), rendered by kubectl's
  * templates (staging/src/k8s.io/kubectl/pkg/util/templates/templater.go).
- * Generated data: edit the generator, not the strings.
+ * Generated data (the output of `kubectl <command> --help` for each command path below, and the
+ * `Options:` lines parsed into flag tables): regenerate it from the real binary rather than edit it.
  */
 
 /** A flag's value type, as pflag registers it. */
@@ -554,6 +555,15 @@ export const COMMANDS: Readonly<Record<string, { help: string; flags: readonly F
   "config use-context": {
     help: "Set the current-context in a kubeconfig file.\n\nAliases:\nuse-context, use\n\nExamples:\n  # Use the context for the minikube cluster\n  kubectl config use-context minikube\n\nUsage:\n  kubectl config use-context CONTEXT_NAME [options]\n\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n",
     flags: [
+    ],
+  },
+  "config set-context": {
+    help: "Set a context entry in kubeconfig.\n\n Specifying a name that already exists will merge new fields on top of existing values for those fields.\n\nExamples:\n  # Set the user field on the gce context entry without touching other values\n  kubectl config set-context gce --user=cluster-admin\n\nOptions:\n    --cluster='':\n\tcluster for the context entry in kubeconfig\n\n    --current=false:\n\tModify the current context\n\n    --namespace='':\n\tnamespace for the context entry in kubeconfig\n\n    --user='':\n\tuser for the context entry in kubeconfig\n\nUsage:\n  kubectl config set-context [NAME | --current] [--cluster=cluster_nickname] [--user=user_nickname] [--namespace=namespace] [options]\n\nUse \"kubectl options\" for a list of global command-line options (applies to all commands).\n",
+    flags: [
+      ["cluster", "", "string", ""],
+      ["current", "", "bool", "false"],
+      ["namespace", "", "string", ""],
+      ["user", "", "string", ""],
     ],
   },
   "cluster-info": {

@@ -25,7 +25,7 @@ import { annotate, label } from './label';
 import { cordon, drain, uncordon } from './drain';
 import { wait } from './wait';
 import { edit } from './edit';
-import { apiResources, apiVersions, clusterInfo, configCurrentContext, configGetContexts, configUseContext, configView, version } from './info';
+import { apiResources, apiVersions, clusterInfo, configCurrentContext, configGetContexts, configSetContext, configUseContext, configView, version } from './info';
 import { explain } from './explain';
 import { logs } from './logs';
 import { exec } from './exec';
@@ -71,6 +71,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'config current-context': configCurrentContext,
   'config get-contexts': configGetContexts,
   'config use-context': configUseContext,
+  'config set-context': configSetContext,
   'cluster-info': clusterInfo,
   logs,
   exec,
@@ -101,8 +102,22 @@ const TOP_LEVEL = [
   'plugin', 'version', 'options', 'help',
 ];
 
-/** cobra `SuggestFor` entries kubectl declares. */
-const SUGGEST_FOR: Record<string, string[]> = { delete: ['rm'], get: ['list', 'ps'], describe: ['show'], scale: ['resize'], logs: ['log'], 'api-resources': [], explain: [] };
+/** cobra `SuggestFor` entries kubectl declares (delete.go: `SuggestFor: []string{"rm"}`). */
+const SUGGEST_FOR: Record<string, string[]> = { delete: ['rm'] };
+
+/** Subcommand aliases (cobra `Aliases` of the create generators). */
+const ALIASES: Record<string, string> = {
+  'create ns': 'namespace',
+  'create cm': 'configmap',
+  'create deploy': 'deployment',
+  'create svc': 'service',
+  'create sa': 'serviceaccount',
+  'create pdb': 'poddisruptionbudget',
+  'create pc': 'priorityclass',
+  'create cj': 'cronjob',
+  'create ing': 'ingress',
+  'create resourcequota': 'quota',
+}
 
 /** Hidden, deprecated flags kubectl still accepts (with a warning). */
 const RECORD_FLAG: FlagDef = ['record', '', 'bool', 'false'];
@@ -127,10 +142,10 @@ function findCommand(args: string[]): { path: string[]; rest: string[] } {
       if (!a.includes('=') && GLOBAL_VALUE_FLAGS.has(a) && i + 1 < args.length) rest.push(args[++i]);
       continue;
     }
-    const candidate = group === '' ? a : `${group} ${a}`;
-    if (path.length === 0 || (GROUPS[group] && GROUPS[group].includes(a) && path.length < 3)) {
-      path.push(a);
-      group = candidate;
+    const word = ALIASES[`${group} ${a}`] ?? a;
+    if (path.length === 0 || (GROUPS[group] && GROUPS[group].includes(word) && path.length < 3)) {
+      path.push(word);
+      group = group === '' ? word : `${group} ${word}`;
       continue;
     }
     rest.push(a);
@@ -145,7 +160,7 @@ const DEFAULT_CLIENT_VERSION = 'v1.36.1';
 
 /** `makeKubectl()` with no node layer. */
 export function makeKubectl(options: KubectlOptions = {}): Command {
-  const state: KubectlState = { pid: 45934 };
+  const state: KubectlState = { pid: 45934, namespace: 'default' };
   const opts = {
     clientVersion: options.clientVersion ?? DEFAULT_CLIENT_VERSION,
     server: options.server ?? '127.0.0.1:6443',
@@ -250,7 +265,7 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
       api: ctx.api,
       path,
       flags,
-      namespace: flags.str('namespace') || 'default',
+      namespace: flags.str('namespace') || state.namespace,
       explicitNamespace: flags.changed('namespace'),
       options: opts,
       state,
@@ -272,9 +287,9 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
 /** `kubectl top pod|node`: no metrics-server in kind (flags are not checked). */
 function runTop(io: CommandIO, ctx: ShellContext, options: Env['options'], state: KubectlState, rest: string[]): number {
   const fs = new FlagSet([]);
-  let ns = 'default';
+  let ns = state.namespace;
   try {
-    ns = (fs.parse(rest.filter((a) => a.startsWith('-n') || a.startsWith('--namespace') || !a.startsWith('-'))).values.get('namespace') as string) || 'default';
+    ns = (fs.parse(rest.filter((a) => a.startsWith('-n') || a.startsWith('--namespace') || !a.startsWith('-'))).values.get('namespace') as string) || state.namespace;
   } catch {
     // `kubectl top` flags this playground does not model are ignored.
   }

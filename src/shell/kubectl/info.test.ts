@@ -83,6 +83,11 @@ users:
 `);
     expect(b.run('kubectl config get-contexts').stdout).toBe('CURRENT   NAME           CLUSTER        AUTHINFO       NAMESPACE\n*         kind-k8s-lab   kind-k8s-lab   kind-k8s-lab   \n');
     expect(b.run('kubectl config use-context foo').stderr).toBe('error: no context exists with the name: "foo"\n');
+    expect(b.run('kubectl config set-context --current --namespace=bookshop').stdout).toBe('Context "kind-k8s-lab" modified.\n');
+    expect(b.run('kubectl get pods').stderr).toBe('No resources found in bookshop namespace.\n');
+    expect(b.run("kubectl config view --minify -o jsonpath='{..namespace}'").stdout).toBe('bookshop');
+    expect(b.run('kubectl config get-contexts').stdout).toBe('CURRENT   NAME           CLUSTER        AUTHINFO       NAMESPACE\n*         kind-k8s-lab   kind-k8s-lab   kind-k8s-lab   bookshop\n');
+    b.run('kubectl config set-context --current --namespace=default');
     b.c.api.create({
       apiVersion: 'v1',
       kind: 'Service',

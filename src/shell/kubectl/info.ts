@@ -11,7 +11,8 @@
  * `DATA+OMITTED`).
  */
 import { toYaml } from '../../engine/api/yaml';
-import { tabwrite } from '../printers';
+import { PrintError, printObjects, tabwrite } from '../printers';
+import type { KubeObject } from '../../engine/api/types';
 import { CmdError, discover, discoveryErrorLines, fail, type Env } from './env';
 
 /** kubectl's embedded kustomize (v5.7.x since kubectl 1.34). */
@@ -154,7 +155,7 @@ function kubeconfig(env: Env): Record<string, unknown> {
   return {
     apiVersion: 'v1',
     clusters: [{ cluster: { 'certificate-authority-data': 'DATA+OMITTED', server: `https://${env.options.server}` }, name: n }],
-    contexts: [{ context: { cluster: n, user: n }, name: n }],
+    contexts: [{ context: { cluster: n, ...(env.state.namespace !== 'default' ? { namespace: env.state.namespace } : {}), user: n }, name: n }],
     'current-context': n,
     kind: 'Config',
     preferences: {},
@@ -168,7 +169,14 @@ export function configView(env: Env): number {
   const cfg = kubeconfig(env);
   if (output === 'json') env.out(JSON.stringify(cfg, null, 4) + '\n');
   else if (output === 'yaml') env.out(toYaml(cfg));
-  else throw fail(`unable to match a printer suitable for the output format "${output}", allowed formats are: json,jsonpath,jsonpath-as-json,jsonpath-file,yaml`);
+  else if (output.startsWith('jsonpath')) {
+    try {
+      env.out(printObjects([cfg as unknown as KubeObject], output, { list: false }));
+    } catch (e) {
+      if (e instanceof PrintError) throw fail(e.message);
+      throw e;
+    }
+  } else throw fail(`unable to match a printer suitable for the output format "${output}", allowed formats are: json,jsonpath,jsonpath-as-json,jsonpath-file,yaml`);
   return 0;
 }
 
@@ -189,7 +197,7 @@ export function configGetContexts(env: Env): number {
   }
   const lines = [];
   if (!env.flags.bool('no-headers')) lines.push('CURRENT\tNAME\tCLUSTER\tAUTHINFO\tNAMESPACE');
-  lines.push(`*\t${n}\t${n}\t${n}\t`);
+  lines.push(`*\t${n}\t${n}\t${n}\t${env.state.namespace === 'default' ? '' : env.state.namespace}`);
   env.out(tabwrite(lines.join('\n') + '\n'));
   return 0;
 }
@@ -200,5 +208,21 @@ export function configUseContext(env: Env): number {
   if (!name) throw fail('empty context names are not allowed');
   if (name !== env.options.contextName) throw fail(`no context exists with the name: "${name}"`);
   env.out(`Switched to context "${name}".\n`);
+  return 0;
+}
+
+/**
+ * `kubectl config set-context --current --namespace=NS` (or the context's name): changes the
+ * namespace later commands use without `-n`; prints `Context "kind-k8s-lab" modified.`.
+ * Only kind's context exists here.
+ */
+export function configSetContext(env: Env): number {
+  const n = env.options.contextName;
+  const name = env.flags.args[0];
+  if (!name && !env.flags.bool('current')) throw fail('you must specify a non-empty context name or --current');
+  if (name && env.flags.bool('current')) throw fail('you cannot specify both a context name and --current');
+  if (name && name !== n) throw fail(`only the context "${n}" exists in this playground`);
+  if (env.flags.changed('namespace')) env.state.namespace = env.flags.str('namespace') || 'default';
+  env.out(`Context "${n}" modified.\n`);
   return 0;
 }

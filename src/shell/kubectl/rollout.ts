@@ -164,6 +164,7 @@ export function rolloutStatus(env: Env): number | Pending {
       return done;
     },
     cancel: () => handle?.stop(),
+    wakeAt: () => (done === undefined ? deadline : undefined),
   };
 }
 

@@ -152,5 +152,6 @@ export function wait(env: Env): number | Pending {
   return {
     poll: () => (done !== undefined ? done : (done = check())),
     cancel: () => undefined,
+    wakeAt: () => (done === undefined ? deadline : undefined),
   };
 }
