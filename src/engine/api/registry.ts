@@ -58,6 +58,7 @@ const REPLICAS = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.sta
 export const BUILTIN_TYPES: ResourceType[] = [
   rt('', 'v1', 'ComponentStatus', 'componentstatuses', ['cs'], false, { verbs: ['get', 'list'] }),
   rt('', 'v1', 'ConfigMap', 'configmaps', ['cm'], true),
+  rt('', 'v1', 'Endpoints', 'endpoints', ['ep'], true),
   rt('', 'v1', 'Event', 'events', ['ev'], true),
   rt('', 'v1', 'Namespace', 'namespaces', ['ns'], false, { status: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }),
   rt('', 'v1', 'Node', 'nodes', ['no'], false, { status: true }),

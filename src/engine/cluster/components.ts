@@ -279,6 +279,21 @@ function ensureKubernetesEndpoints(env: ComponentEnv): void {
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
   }
+  // The legacy Endpoints of the same service (pkg/controlplane/reconcilers/lease.go writes both;
+  // `skip-mirror` keeps the EndpointSlice mirroring controller away from it).
+  const endpoints: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'Endpoints',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+    subsets: [{ addresses: [{ ip: env.controlPlaneIP }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }],
+  } as KubeObject;
+  try {
+    const cur = env.api.tryGet('endpoints', 'default', 'kubernetes');
+    if (!cur) env.api.create(endpoints, { fieldManager: 'kube-apiserver' });
+    else if (JSON.stringify(cur.subsets) !== JSON.stringify(endpoints.subsets)) env.api.update({ ...cur, subsets: endpoints.subsets } as KubeObject, { fieldManager: 'kube-apiserver' });
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+  }
 }
 
 function apiserverProgram(env: ComponentEnv, cp: ControlPlaneState, spec: ContainerRunSpec, services: ContainerServices): Program & Partial<Omit<ContainerProgram, 'model'>> {
@@ -672,4 +687,6 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
       },
     });
   });
+
+  // Layer 4: app controllers (shelf-controller, ingress-nginx and its certgen Jobs).
 }

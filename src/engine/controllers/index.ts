@@ -11,6 +11,7 @@ import { newDaemonSetController } from './daemonset';
 import { newJobController } from './job';
 import { newCronJobController } from './cronjob';
 import { newEndpointSliceController } from './endpointslice';
+import { newEndpointsController } from './endpoints';
 import { newGarbageCollector } from './garbagecollector';
 import { newNamespaceController } from './namespace';
 import { newNodeLifecycleController } from './nodelifecycle';
@@ -34,6 +35,7 @@ export const KUBE_CONTROLLERS: Readonly<Record<string, ControllerFactory>> = {
   job: newJobController,
   cronjob: newCronJobController,
   'ttl-after-finished': newTTLAfterFinishedController,
+  endpoint: newEndpointsController,
   endpointslice: newEndpointSliceController,
   'node-lifecycle': newNodeLifecycleController,
   'taint-eviction-controller': newTaintEvictionController,

@@ -269,9 +269,7 @@ export function get(env: Env): number | Pending {
   const sortBy = env.flags.str('sort-by');
   const ignoreNotFound = env.flags.bool('ignore-not-found');
 
-  if (env.flags.args.length > 0 && resolveArgsAreComponentStatus(env)) {
-    env.err('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
-  }
+  if (env.flags.args.length > 0) for (const w of deprecationWarnings(env)) env.err(`Warning: ${w}\n`);
   if (watch) return startWatch(env, po);
 
   const found = collect(env, allNs, ignoreNotFound);
@@ -333,9 +331,25 @@ function getRaw(env: Env, raw: string): number {
   throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 });
 }
 
-function resolveArgsAreComponentStatus(env: Env): boolean {
+/**
+ * The API server's deprecation warnings for the kinds named (`Warning:` response headers, printed
+ * by kubectl on stderr). Source: the `// +k8s:prerelease-lifecycle-gen:deprecated` tags of
+ * staging/src/k8s.io/api/core/v1/types.go (ComponentStatus 1.19, Endpoints 1.33 with its
+ * replacement).
+ */
+const DEPRECATED_KINDS: Record<string, string> = {
+  ComponentStatus: 'v1 ComponentStatus is deprecated in v1.19+',
+  Endpoints: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice',
+};
+
+function deprecationWarnings(env: Env): string[] {
   const first = env.flags.args[0].split('/')[0];
-  return first.split(',').some((t) => env.api.registry.resolve(t)?.kind === 'ComponentStatus');
+  const out: string[] = [];
+  for (const t of first.split(',')) {
+    const w = DEPRECATED_KINDS[env.api.registry.resolve(t)?.kind ?? ''];
+    if (w && !out.includes(w)) out.push(w);
+  }
+  return out;
 }
 
 function crdOf(env: Env, t: ResourceType): KubeObject | undefined {
