@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { newTestCluster, type TestCluster } from '../testing/cluster';
 import type { KubeObject } from '../api/types';
-import { repackSubsets } from './endpoints';
+import { repackSubsets, type EndpointSubset } from './endpoints';
 
 function cluster(): TestCluster {
   return newTestCluster({ controllers: ['endpoint'], scheduler: false });
@@ -39,7 +39,8 @@ function setReady(c: TestCluster, name: string, ready: boolean): void {
   c.api.updateStatus(p);
 }
 
-const ep = (c: TestCluster, name: string) => c.api.tryGet('endpoints', 'default', name);
+type Subset = Required<Pick<EndpointSubset, 'addresses' | 'notReadyAddresses' | 'ports'>>;
+const ep = (c: TestCluster, name: string) => c.api.tryGet('endpoints', 'default', name) as (KubeObject & { subsets: Subset[] }) | undefined;
 
 describe('endpoints-controller', () => {
   it('writes Endpoints named after the Service: labels copied, ready pods in addresses with nodeName and targetRef, the resolved port', () => {
