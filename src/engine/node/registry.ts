@@ -335,6 +335,10 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       'slim': { size: 51_660_420, version: '5.40.2' },
       latest: { size: 354_392_215, alias: '5.40' },
     },
+    // Every stable release line has its tags (`5.34`, `5.34.0`, `5.34.0-slim`): the Job example of
+    // the docs pins `perl:5.34.0`. Stable perl minors are even (perlpolicy).
+    tagPattern: /^5\.(?:[0-9]*[02468])(?:\.\d{1,2})?(?:-slim)?(?:-(?:bookworm|bullseye|buster))?$/,
+    patternSize: 340 * MB,
   },
   {
     repository: 'docker.io/library/postgres',
