@@ -31,6 +31,7 @@ import { createPlaygroundShell } from './shell/playground';
 import { makeKubectl } from './shell/kubectl';
 import { runTranscript } from './shell/transcript';
 import type { TraceEntry } from './engine/trace';
+import { SHELF_CONTROLLER_FILES } from './engine/cluster/appcontrollers';
 
 /** Parsed command line. */
 export interface CliOptions {
@@ -114,7 +115,7 @@ export interface ScriptResult {
 
 /** Run a script on a fresh cluster (no I/O besides building it). */
 export function runScript(script: string, o: Omit<CliOptions, 'file' | 'record'> & { kindConfig?: string; files?: Record<string, string> }): ScriptResult {
-  const files = new MemoryFiles(o.files ?? bookshopFiles());
+  const files = new MemoryFiles(o.files ?? { ...bookshopFiles(), ...SHELF_CONTROLLER_FILES });
   let shell: Shell;
   let traceOf: () => TraceEntry[];
   let addTrace: (line: string) => void;

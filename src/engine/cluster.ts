@@ -200,8 +200,9 @@ const result = (stdout: string, stderr = '', exitCode = 0): CommandResult => ({ 
 /** The nth /24 of a /16 pod subnet (`10.244.0.0/16`, 2 -> `10.244.2.0/24`): what node IPAM hands out in registration order. */
 function nodePodCIDR(podSubnet: string, index: number): string {
   const [ip] = podSubnet.split('/');
-  const o = ip.split('.').map(Number);
-  return `${o[0]}.${o[1]}.${o[2] + index}.0/24`;
+  // Address arithmetic (a /12 pod subnet has 4096 /24s: index 256 of 10.240.0.0/12 is 10.241.0.0/24).
+  const n = ip.split('.').reduce((a, o) => a * 256 + Number(o), 0) + index * 256;
+  return `${[24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.')}/24`;
 }
 
 /**

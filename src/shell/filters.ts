@@ -350,11 +350,34 @@ const grep: FilterFactory = (argv, out, err, files) => {
   let lineNo = false;
   let onlyMatching = false;
   let withName: boolean | undefined;
+  // Context lines (-A/-B/-C NUM): GNU grep prints them with `-` after the name / line number
+  // and `--` between groups that are not adjacent.
+  let afterN = 0;
+  let beforeN = 0;
+  const contextLength = (v: string | undefined, opt: string): number | undefined => {
+    if (v === undefined) {
+      err.write(`grep: option requires an argument -- '${opt}'\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n`);
+      return undefined;
+    }
+    if (!/^\d+$/.test(v)) {
+      err.write(`grep: ${v}: invalid context length argument\n`);
+      return undefined;
+    }
+    return Number(v);
+  };
   const patterns: string[] = [];
   const operands: string[] = [];
   let noMore = false;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
+    const ctxLong = /^--(after|before)?-?context=(.*)$/.exec(a);
+    if (!noMore && ctxLong) {
+      const v = contextLength(ctxLong[2], 'C');
+      if (v === undefined) return failed(2);
+      if (ctxLong[1] !== 'before') afterN = v;
+      if (ctxLong[1] !== 'after') beforeN = v;
+      continue;
+    }
     if (noMore || !a.startsWith('-') || a === '-') {
       operands.push(a);
       continue;
@@ -409,7 +432,13 @@ const grep: FilterFactory = (argv, out, err, files) => {
       else if (c === 'o') onlyMatching = true;
       else if (c === 'h') withName = false;
       else if (c === 'H') withName = true;
-      else if (c === 'e') {
+      else if (c === 'A' || c === 'B' || c === 'C') {
+        const v = contextLength(k + 1 < a.length ? a.slice(k + 1) : argv[++i], c);
+        if (v === undefined) return failed(2);
+        if (c !== 'B') afterN = v;
+        if (c !== 'A') beforeN = v;
+        break;
+      } else if (c === 'e') {
         const p = k + 1 < a.length ? a.slice(k + 1) : argv[++i];
         if (p === undefined) {
           err.write("grep: option requires an argument -- 'e'\n");
@@ -444,18 +473,50 @@ const grep: FilterFactory = (argv, out, err, files) => {
   const showName = withName ?? operands.length > 1;
   let matched = 0;
   const state = { matches: 0 };
+  const useContext = (afterN > 0 || beforeN > 0) && !quiet && !count && !onlyMatching;
+  const ctx = { file: '', last: -1, after: 0, before: [] as { line: string; n: number }[], printed: false };
+  const print = (line: string, name: string, n: number, sep: ':' | '-'): void => {
+    if (useContext) {
+      if (ctx.printed && n !== ctx.last + 1) out.write('--\n');
+      ctx.last = n;
+      ctx.printed = true;
+    }
+    out.write(`${showName ? `${name}${sep}` : ''}${lineNo ? `${n}${sep}` : ''}${line}\n`);
+  };
   const lineOf = (line: string, name: string, n: number): void => {
     re.lastIndex = 0;
     const hit = re.test(line);
-    if (hit === invert) return;
+    if (useContext && ctx.file !== name) {
+      // A new file: its line numbers start again, and nothing carries over.
+      ctx.file = name;
+      ctx.last = -1;
+      ctx.after = 0;
+      ctx.before = [];
+    }
+    if (hit === invert) {
+      if (!useContext) return;
+      if (ctx.after > 0) {
+        ctx.after--;
+        print(line, name, n, '-');
+      } else if (beforeN > 0) {
+        ctx.before.push({ line, n });
+        if (ctx.before.length > beforeN) ctx.before.shift();
+      }
+      return;
+    }
     state.matches++;
     matched++;
     if (quiet || count) return;
-    const prefix = (showName ? `${name}:` : '') + (lineNo ? `${n}:` : '');
+    if (useContext) {
+      for (const b of ctx.before) print(b.line, name, b.n, '-');
+      ctx.before = [];
+    }
     if (onlyMatching && !invert) {
+      const prefix = (showName ? `${name}:` : '') + (lineNo ? `${n}:` : '');
       re.lastIndex = 0;
       for (const m of line.matchAll(re)) if (m[0]) out.write(`${prefix}${m[0]}\n`);
-    } else out.write(`${prefix}${line}\n`);
+    } else print(line, name, n, ':');
+    if (useContext) ctx.after = afterN;
   };
   if (operands.length === 0 || (operands.length === 1 && operands[0] === '-')) {
     let n = 0;
@@ -1090,7 +1151,7 @@ export const FILTERS: Record<string, { factory: FilterFactory; help: string }> =
   cat: { factory: cat, help: 'cat [-n] [FILE]...             print files (or standard input)' },
   head: { factory: head, help: 'head [-n N] [FILE]...           first N lines (default 10)' },
   tail: { factory: tail, help: 'tail [-n N|+N] [FILE]...        last N lines (default 10)' },
-  grep: { factory: grep, help: 'grep [-v] [-i] [-E] [-F] [-w] [-c] [-n] [-o] [-q] PATTERN [FILE]...   lines matching PATTERN' },
+  grep: { factory: grep, help: 'grep [-v] [-i] [-E] [-F] [-w] [-c] [-n] [-o] [-q] [-A|-B|-C N] PATTERN [FILE]...   lines matching PATTERN' },
   wc: { factory: wc, help: 'wc [-l] [-w] [-c] [FILE]...     count lines, words, bytes' },
   sort: { factory: sort, help: 'sort [-r] [-n] [-u] [-k N] [-t SEP] [FILE]...   sort lines (C locale byte order)' },
   uniq: { factory: uniq, help: 'uniq [-c] [-d] [-u]             drop adjacent repeated lines' },

@@ -25,6 +25,13 @@ import { addDefaultTolerations, addServiceAccountVolume } from './defaults';
 
 /** Service CIDR of a kind cluster (kubeadm default `--service-cluster-ip-range`). */
 export const SERVICE_CIDR = '10.96.0.0/12';
+
+/**
+ * How the ServiceAccount admission plugin looks up a missing `default` ServiceAccount: 10 GETs,
+ * `rand.Int63n(100)+100` ms apart (plugin/pkg/admission/serviceaccount/admission.go
+ * `getServiceAccount`; other names get one attempt).
+ */
+export const DEFAULT_SA_LOOKUP = { attempts: 10, minMs: 100, maxMs: 199 } as const;
 /** NodePort range (`--service-node-port-range` default). */
 export const NODE_PORT_MIN = 30000;
 export const NODE_PORT_MAX = 32767;
@@ -137,7 +144,11 @@ export class Admission {
     const sa = pod.spec?.serviceAccountName || 'default';
     const ns = pod.metadata.namespace!;
     if (!this.peek('serviceaccounts', ns, sa)) {
-      throw errors.forbidden('pods', '', requestName ?? pod.metadata.name ?? '', `error looking up service account ${ns}/${sa}: serviceaccount "${sa}" not found`);
+      const err = errors.forbidden('pods', '', requestName ?? pod.metadata.name ?? '', `error looking up service account ${ns}/${sa}: serviceaccount "${sa}" not found`);
+      // The plugin waits for the default ServiceAccount, "since it should be auto-created by
+      // the controller": the request blocks while it polls, then fails.
+      if (sa === 'default') err.serverRetry = DEFAULT_SA_LOOKUP;
+      throw err;
     }
   }
 

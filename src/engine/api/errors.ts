@@ -140,6 +140,15 @@ export interface StatusObject {
  * there is no Status then, only the client's dial error.
  */
 export class ApiError extends Error {
+  /**
+   * Set when the real kube-apiserver would not have answered yet: it blocks the request and
+   * retries internally (`attempts` tries in all, one pause of `minMs`..`maxMs` virtual ms
+   * between tries) before sending this error. The engine's requests are synchronous, so a
+   * client that can wait in virtual time (the shell's kubectl) repeats the request on that
+   * schedule instead; controllers see the error at once and retry on their own back-off.
+   */
+  serverRetry?: { attempts: number; minMs: number; maxMs: number };
+
   constructor(
     readonly status: StatusObject,
     readonly connectionRefused = false,
@@ -150,7 +159,9 @@ export class ApiError extends Error {
 
   /** A copy of this error with another message (e.g. kubectl-facing wording). */
   withMessage(message: string): ApiError {
-    return new ApiError({ ...this.status, message }, this.connectionRefused);
+    const e = new ApiError({ ...this.status, message }, this.connectionRefused);
+    if (this.serverRetry) e.serverRetry = this.serverRetry;
+    return e;
   }
 
   get code(): number {
@@ -243,8 +254,13 @@ export const errors = {
    */
   connectionRefused: (server = '127.0.0.1:6443') =>
     new ApiError(status(503, 'ServiceUnavailable', `The connection to the server ${server} was refused - did you specify the right host or port?`), true),
-  /** 504-ish: kube-apiserver runs but cannot reach etcd (`etcdserver: request timed out`). */
-  etcdUnavailable: () => new ApiError(status(500, 'InternalError', 'etcdserver: request timed out')),
+  /**
+   * kube-apiserver runs but cannot reach etcd (`etcdserver: request timed out`). The storage
+   * layer returns etcd's error unconverted, so `ErrorToAPIStatus` (apiserver
+   * endpoints/handlers/responsewriters/status.go) makes a 500 with reason Unknown and kubectl
+   * prints `Error from server: etcdserver: request timed out`.
+   */
+  etcdUnavailable: () => new ApiError(status(500, 'Unknown', 'etcdserver: request timed out')),
 };
 
 /** True when `e` is an `ApiError` with the given reason. */

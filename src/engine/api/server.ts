@@ -131,6 +131,38 @@ interface Watcher {
   pending: WatchEvent[];
   flushScheduled: boolean;
   stopped: boolean;
+  /** Order of the watch among all watches (offers go out in this order). */
+  seq: number;
+  /** The value of a `spec.nodeName=` field requirement (the kubelet's pod watch), for the index. */
+  nodeName?: string;
+}
+
+/**
+ * The open watches of one resource type (performance only). Watches with a `spec.nodeName=X`
+ * field selector are indexed by X: a write is offered only to the watches that can match the
+ * object or its previous version, in the same order as offering to all of them would.
+ */
+interface TypeWatchers {
+  /** Watches without a node index, in open order. */
+  open: Set<Watcher>;
+  /** Watches with a `spec.nodeName=X` requirement, by X, in open order. */
+  byNode: Map<string, Set<Watcher>>;
+}
+
+/** The equality value of a selector's `spec.nodeName` requirement, if it has one. */
+function nodeNameRequirement(sel: ReturnType<typeof parseFieldSelector> | undefined): string | undefined {
+  for (const r of sel?.requirements ?? []) if (r.field === 'spec.nodeName' && r.operator !== '!=') return r.value;
+  return undefined;
+}
+
+/** `spec.nodeName` as the field selector reads it (missing = ''). */
+function nodeNameValue(o: KubeObject): string {
+  const v: unknown = o.spec?.nodeName;
+  return v === undefined || v === null ? '' : String(v);
+}
+
+function bySeq(a: Watcher, b: Watcher): number {
+  return a.seq - b.seq;
 }
 
 /** Type keys by type object (performance only: one string per type, its hash computed once). */
@@ -159,6 +191,8 @@ export class ApiServer {
   readonly admission: Admission;
   private availability: Availability = 'up';
   private watchers = new Set<Watcher>();
+  private watchersByType = new Map<string, TypeWatchers>();
+  private watchSeq = 0;
   private writeListeners: ((w: WriteRecord) => void)[] = [];
   private readonly watchLatencyMs: number;
   private readonly eventTtlMs: number;
@@ -340,7 +374,9 @@ export class ApiServer {
       pending: [],
       flushScheduled: false,
       stopped: false,
+      seq: this.watchSeq++,
     };
+    if (t.kind === 'Pod') w.nodeName = nodeNameRequirement(w.fieldSel);
     const handle: WatchHandle = {
       stop: () => this.endWatch(w),
       get stopped() {
@@ -360,6 +396,14 @@ export class ApiServer {
       for (const c of this.store.since(w.typeKey, from)) this.offer(w, c.type, c.object, c.previous);
     }
     this.watchers.add(w);
+    let tw = this.watchersByType.get(w.typeKey);
+    if (!tw) this.watchersByType.set(w.typeKey, (tw = { open: new Set(), byNode: new Map() }));
+    if (w.nodeName === undefined) tw.open.add(w);
+    else {
+      let set = tw.byNode.get(w.nodeName);
+      if (!set) tw.byNode.set(w.nodeName, (set = new Set()));
+      set.add(w);
+    }
     return handle;
   }
 
@@ -367,6 +411,14 @@ export class ApiServer {
     w.stopped = true;
     w.pending = [];
     this.watchers.delete(w);
+    const tw = this.watchersByType.get(w.typeKey);
+    if (!tw) return;
+    if (w.nodeName === undefined) tw.open.delete(w);
+    else {
+      const set = tw.byNode.get(w.nodeName);
+      set?.delete(w);
+      if (set?.size === 0) tw.byNode.delete(w.nodeName);
+    }
   }
 
   private matches(w: Watcher, o: KubeObject | undefined): boolean {
@@ -414,8 +466,29 @@ export class ApiServer {
   }
 
   private emit(t: ResourceType, type: ChangeType, obj: KubeObject, prev: KubeObject | undefined, revision: number, fieldManager?: string): void {
-    const key = typeKeyOf(t);
-    for (const w of this.watchers) if (w.typeKey === key) this.offer(w, type, obj, prev);
+    const tw = this.watchersByType.get(typeKeyOf(t));
+    if (tw) {
+      if (tw.byNode.size === 0) {
+        for (const w of tw.open) this.offer(w, type, obj, prev);
+      } else {
+        // Only the node watches that can match the object (or its previous version) get it;
+        // every watch still sees offers in open order.
+        // The field getter's value (labels.ts fieldGetter: a missing field reads as '').
+        const a = nodeNameValue(obj);
+        const b = prev ? nodeNameValue(prev) : a;
+        const na = tw.byNode.get(a);
+        const nb = b !== a ? tw.byNode.get(b) : undefined;
+        if (!na && !nb) {
+          for (const w of tw.open) this.offer(w, type, obj, prev);
+        } else {
+          const list = [...tw.open];
+          if (na) list.push(...na);
+          if (nb) list.push(...nb);
+          list.sort(bySeq);
+          for (const w of list) this.offer(w, type, obj, prev);
+        }
+      }
+    }
     if (this.writeListeners.length) {
       const rec: WriteRecord = { type, resource: t, object: obj, revision, fieldManager };
       for (const f of this.writeListeners) f(rec);

@@ -26,6 +26,8 @@ export interface Change {
 
 /** Default number of changes kept for watch replay (etcd compacts every 5 min in kind). */
 export const DEFAULT_HISTORY_WINDOW = 10_000;
+/** Compacted history entries dropped at a time (performance only: amortises the array copy). */
+const HISTORY_SLICE_CHUNK = 1024;
 
 /**
  * Objects keyed by type key then `namespace/name`. Stored objects are treated as immutable:
@@ -99,8 +101,9 @@ export class ObjectStore {
     if (live > this.historyWindow) {
       this.historyStart++;
       this.compactedRevision = this.history[this.historyStart].revision - 1;
-      // Drop the dead prefix in chunks so the array does not grow without bound.
-      if (this.historyStart > this.historyWindow) {
+      // Drop the dead prefix in chunks so the array does not grow without bound (and compacted
+      // objects do not stay reachable: a 10k-pod rollout's history is most of the heap).
+      if (this.historyStart >= HISTORY_SLICE_CHUNK) {
         this.history = this.history.slice(this.historyStart);
         this.historyStart = 0;
       }

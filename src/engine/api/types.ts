@@ -143,9 +143,15 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  for (const k of ak) if (!deepEqual(ao[k], bo[k])) return false;
-  return true;
+  // Every defined field of a equals b's, and b has as many defined fields (no key arrays built).
+  let na = 0;
+  for (const k in ao) {
+    const x = ao[k];
+    if (x === undefined) continue;
+    na++;
+    if (!deepEqual(x, bo[k])) return false;
+  }
+  let nb = 0;
+  for (const k in bo) if (bo[k] !== undefined) nb++;
+  return na === nb;
 }

@@ -54,6 +54,7 @@ import type { ClusterDataPlane, DnsServer, RuleEndpoint } from './network';
 import { CLUSTER_DOMAIN, emptyRules } from './network';
 import { kindnetConflist } from './manifests';
 import { nodeIpamController } from './nodeipam';
+import { registerAppControllerPrograms } from './appcontrollers';
 
 const MiB = 1024 * 1024;
 
@@ -689,4 +690,5 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
   });
 
   // Layer 4: app controllers (shelf-controller, ingress-nginx and its certgen Jobs).
+  registerAppControllerPrograms(registry, env);
 }

@@ -128,6 +128,7 @@ export function utf8Length(s: string): number {
 
 /** Normalise a path: make it absolute (relative to `/`), resolve `.`/`..`, drop repeated and trailing slashes. */
 export function normalizePath(p: string): string {
+  if (isNormalPath(p)) return p;
   const parts: string[] = [];
   for (const seg of p.split('/')) {
     if (seg === '' || seg === '.') continue;
@@ -135,6 +136,25 @@ export function normalizePath(p: string): string {
     else parts.push(seg);
   }
   return '/' + parts.join('/');
+}
+
+/** True when `p` is already normal: absolute, no empty, `.` or `..` segment, no trailing slash (performance only). */
+function isNormalPath(p: string): boolean {
+  const n = p.length;
+  if (n === 0 || p.charCodeAt(0) !== 47) return false;
+  if (n === 1) return true;
+  if (p.charCodeAt(n - 1) === 47) return false;
+  for (let i = 0; i < n; i++) {
+    if (p.charCodeAt(i) !== 47) continue;
+    const a = p.charCodeAt(i + 1); // NaN past the end
+    if (a === 47) return false;
+    if (a === 46) {
+      const b = p.charCodeAt(i + 2);
+      if (i + 2 === n || b === 47) return false;
+      if (b === 46 && (i + 3 === n || p.charCodeAt(i + 3) === 47)) return false;
+    }
+  }
+  return true;
 }
 
 /** Directory part of a normalised path (`/etc/hostname` -> `/etc`, `/etc` -> `/`). */

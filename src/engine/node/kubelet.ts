@@ -186,6 +186,9 @@ export class Kubelet implements Program {
   private lastRelist: number | undefined;
   private plegStarted = false;
   private plegSnapshot = new Map<string, string>();
+  /** The runtime and its `plegGeneration()` at the last full relist (a relist with both unchanged finds nothing new). */
+  private plegRuntime: Containerd | undefined;
+  private plegGeneration = -1;
   // Node status.
   private registered = false;
   private registerBackoff: number = REGISTER_BACKOFF.initialMs;
@@ -441,14 +444,14 @@ export class Kubelet implements Program {
       this.scanStaticPods();
     }
     this.staticScanned = true;
-    // Registration runs before the first runtime check and relist have completed, so the Node is
-    // created NotReady (`container runtime status check may not have completed yet`); the fast
-    // status update right after them posts Ready (`fastStatusUpdateOnce`).
-    this.syncNodeStatus();
-    this.syncLease();
+    // `Kubelet.Run` calls updateRuntimeUp once before the first syncNodeStatus ("otherwise when
+    // restart kubelet, syncNodeStatus will report node notReady in first report period") and
+    // PLEG's first relist runs at start: a restarted kubelet keeps its node Ready. A new node
+    // still registers NotReady on kind while the CNI config is missing.
     this.updateRuntimeUp();
     this.relist();
-    if (this.registered) this.updateNodeStatus();
+    this.syncNodeStatus();
+    this.syncLease();
   }
 
   private startLoops(): void {
@@ -548,6 +551,15 @@ export class Kubelet implements Program {
     let sandboxes;
     try {
       cri = this.cri();
+      // Nothing changed since the last relist (the common case): the same result as the full
+      // listing below (no PLEG events, the same snapshot), without building every status.
+      const generation = cri.plegGeneration();
+      if (this.plegStarted && cri === this.plegRuntime && generation === this.plegGeneration) {
+        this.lastRelist = this.ctx.clock.now();
+        return;
+      }
+      this.plegRuntime = cri;
+      this.plegGeneration = generation;
       containers = cri.listContainers();
       sandboxes = cri.listPodSandboxes();
     } catch (e) {
@@ -892,8 +904,9 @@ export class Kubelet implements Program {
       return this.cri().containerLogs(cid, { format: opts.timestamps ? 'timestamps' : 'plain', ...(opts.tailLines !== undefined ? { tailLines: opts.tailLines } : {}), ...(sinceMs !== undefined ? { sinceMs } : {}) });
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
-      const uid = local?.metadata.uid ?? apiPod.metadata.uid;
-      throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `failed to try resolving symlinks in path "/var/log/pods/${ns}_${podName}_${uid}/${name}/0.log": lstat /var/log/pods/${ns}_${podName}_${uid}/${name}/0.log: no such file or directory`, reason: 'Unknown', code: 500 });
+      // The container is gone (garbage-collected): kuberuntime's GetContainerLogs fails on
+      // ContainerStatus, and the kubelet server answers 400 with its message.
+      throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `unable to retrieve container logs for containerd://${cid}`, reason: 'BadRequest', code: 400 });
     }
   }
 

@@ -454,6 +454,8 @@ export class Containerd {
   private readonly images = new Map<string, ImageInfo>();
   private readonly sandboxes = new Map<string, SandboxRec>();
   private readonly containers = new Map<string, ContainerRec>();
+  /** Bumped on every creation, removal and state change of a sandbox or container (see `plegGeneration`). */
+  private stateGeneration = 0;
   private readonly names = new Map<string, string>();
   private readonly pulls = new Map<string, { pending: Pending<PullResult>; timer: { cancel(): void }; started: number }>();
   private readonly listeners = new Set<(e: ContainerEvent) => void>();
@@ -753,6 +755,7 @@ export class Containerd {
     const ip = config.hostNetwork ? this.opts.nodeIP : this.allocateIp();
     const rec: SandboxRec = { id, config, state: 'SANDBOX_READY', createdAt: this.clock.now(), ip, containers: new Set(), ports: new Map(), ipReleased: false };
     this.sandboxes.set(id, rec);
+    this.stateGeneration++;
     const shimProgram: Program = {
       start: (ctx) => ctx.setMemory(Math.round(12.1 * 1024 * 1024)),
       onSignal: (_sig, ctx) => {
@@ -792,6 +795,7 @@ export class Containerd {
         // Gone without an exit report (the whole machine died): containerd reports 255.
         c.program?.stop?.();
         c.state = 'CONTAINER_EXITED';
+        this.stateGeneration++;
         c.finishedAt = this.clock.now();
         c.exitCode = 255;
         c.reason = 'Unknown';
@@ -800,6 +804,7 @@ export class Containerd {
     }
     if (s.pause) this.processes.kill(s.pause.pid, 'SIGKILL');
     s.state = 'SANDBOX_NOTREADY';
+    this.stateGeneration++;
     this.clog(`shim disconnected`, 'info', ` id=${s.id} namespace=k8s.io`);
   }
 
@@ -824,6 +829,7 @@ export class Containerd {
     }
     const wasReady = s.state === 'SANDBOX_READY';
     s.state = 'SANDBOX_NOTREADY';
+    this.stateGeneration++;
     if (s.pause && !s.pause.exitStatus) this.processes.kill(s.pause.pid, 'SIGKILL');
     if (s.shim && !s.shim.exitStatus) this.processes.kill(s.shim.pid, 'SIGTERM');
     this.releaseIp(s);
@@ -841,6 +847,7 @@ export class Containerd {
     for (const cid of [...s.containers]) this.dropContainer(cid);
     this.releaseIp(s);
     this.sandboxes.delete(id);
+    this.stateGeneration++;
     this.clog(`RemovePodSandbox "${id}" returns successfully`);
   }
 
@@ -938,6 +945,7 @@ export class Containerd {
       lastMemory: 0,
     };
     this.containers.set(id, rec);
+    this.stateGeneration++;
     this.names.set(nameKey, id);
     s.containers.add(id);
     this.clog(`CreateContainer within sandbox "${s.id}" for &ContainerMetadata{Name:${config.name},Attempt:${attempt},} returns container id "${id}"`);
@@ -1019,6 +1027,7 @@ export class Containerd {
     }
     if (startError) {
       c.state = 'CONTAINER_EXITED';
+      this.stateGeneration++;
       c.startedAt = 0;
       c.finishedAt = this.clock.now();
       c.exitCode = 128;
@@ -1032,6 +1041,7 @@ export class Containerd {
     const program = this.programs.create(spec, services);
     c.program = program;
     c.state = 'CONTAINER_RUNNING';
+    this.stateGeneration++;
     c.startedAt = this.clock.now();
     const limit = c.config.memoryLimitBytes;
     c.starting = {};
@@ -1080,6 +1090,7 @@ export class Containerd {
   private onContainerExit(c: ContainerRec, code: number): void {
     const s = this.sandboxes.get(c.sandboxId);
     c.state = 'CONTAINER_EXITED';
+    this.stateGeneration++;
     c.finishedAt = this.clock.now();
     c.exitCode = code;
     c.reason = c.oomKilled ? 'OOMKilled' : code === 0 ? 'Completed' : 'Error';
@@ -1112,6 +1123,7 @@ export class Containerd {
     if (c.state !== 'CONTAINER_RUNNING' || !c.process) {
       if (c.state === 'CONTAINER_CREATED') {
         c.state = 'CONTAINER_EXITED';
+        this.stateGeneration++;
         c.finishedAt = this.clock.now();
         c.exitCode = 0;
         c.reason = 'Completed';
@@ -1150,6 +1162,7 @@ export class Containerd {
     if (!c) return;
     if (c.state === 'CONTAINER_RUNNING' && c.process) this.processes.kill(c.process.pid, 'SIGKILL');
     this.containers.delete(id);
+    this.stateGeneration++;
     if (this.names.get(c.nameKey) === id) this.names.delete(c.nameKey);
     this.sandboxes.get(c.sandboxId)?.containers.delete(id);
     this.emit('CONTAINER_DELETED_EVENT', c);
@@ -1200,6 +1213,29 @@ export class Containerd {
   containerStatus(id: string): ContainerStatus {
     this.ensureUp();
     return this.status(this.container(id));
+  }
+
+  /**
+   * The runtime's records as /var/lib/containerd keeps them (sandboxes and containers, newest
+   * first), readable while the containerd process is down or the node is stopped: not a CRI call
+   * (no `Unavailable`). For read models such as the UI's supervision tree (engine/supervision.ts).
+   */
+  inspect(): { sandboxes: PodSandboxStatus[]; containers: ContainerStatus[] } {
+    return {
+      sandboxes: [...this.sandboxes.values()].sort((a, b) => b.createdAt - a.createdAt).map((s) => this.sandboxStatus(s)),
+      containers: [...this.containers.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1)).map((c) => this.status(c)),
+    };
+  }
+
+  /**
+   * A counter that changes whenever a sandbox or container is created, removed or changes state:
+   * every field the kubelet's PLEG relist compares (`listContainers`/`listPodSandboxes` id, state
+   * and pod UID). Performance only: an unchanged generation means a relist would find no change.
+   * Errors: as `listContainers`.
+   */
+  plegGeneration(): number {
+    this.ensureUp();
+    return this.stateGeneration;
   }
 
   /** CRI `ListContainers` (newest first), optionally by sandbox or state. */
@@ -1577,6 +1613,7 @@ export class Containerd {
       if (c.state === 'CONTAINER_RUNNING') {
         c.program?.stop?.();
         c.state = 'CONTAINER_EXITED';
+        this.stateGeneration++;
         c.finishedAt = now;
         c.exitCode = 255;
         c.reason = 'Unknown';
@@ -1588,6 +1625,7 @@ export class Containerd {
     }
     for (const s of this.sandboxes.values()) {
       s.state = 'SANDBOX_NOTREADY';
+      this.stateGeneration++;
       s.ports.clear();
     }
     this.hostPorts.clear();

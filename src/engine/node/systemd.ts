@@ -783,6 +783,8 @@ interface ServiceRuntime {
   controlPid: number;
   /** Last main process (ExecMainPID/ExecMainCode/ExecMainStatus). */
   lastMain?: ExecRun;
+  /** How the last main process that ended ended (kept across restarts, unlike `lastMain`). */
+  previousMain?: { pid: number; exitedAt: number; exit: ExecExit };
   runs: ExecRun[];
   nRestarts: number;
   inactiveExitAt?: number;
@@ -1051,6 +1053,17 @@ export class Systemd {
       ...(u.sub === 'auto-restart' && u.restartAt !== undefined ? { restartAt: u.restartAt } : {}),
       enabled: this.enabledState(u.info),
     };
+  }
+
+  /**
+   * How the unit's last main process to end ended (its PID, virtual ms of the exit, and
+   * `ExecMainCode`/`ExecMainStatus` as `code=killed, status=9/KILL`), kept across automatic
+   * restarts (unlike `systemctl status`, which forgets it at the next start; the journal keeps
+   * the line); undefined when none has ended this boot. A copy, for the UI's supervision tree.
+   */
+  lastMainExit(name: string): { pid: number; exitedAt: number; exit: ExecExit } | undefined {
+    const m = this.ensureLoaded(name)?.previousMain;
+    return m ? { pid: m.pid, exitedAt: m.exitedAt, exit: { ...m.exit } } : undefined;
   }
 
   /** Snapshots of every loaded service, by name. */
@@ -1487,6 +1500,7 @@ export class Systemd {
   }
 
   private onMainExit(u: ServiceRuntime, exit: ExecExit): void {
+    u.previousMain = { pid: u.mainPid, exitedAt: this.o.clock.now(), exit };
     u.mainPid = 0;
     const clean = isCleanExit(exit, u.info.settings.successExitStatus);
     const f: ServiceResult = clean ? 'success' : exit.code === 'exited' ? 'exit-code' : exit.code === 'dumped' ? 'core-dump' : 'signal';
@@ -1563,6 +1577,9 @@ export class Systemd {
       u.timer?.cancel();
       u.timer = this.o.clock.schedule(delay, () => this.autoRestart(u), { label: `systemd[${this.o.journal.hostname}]: ${u.info.name} auto-restart` });
       u.restartAt = this.o.clock.now() + delay;
+      // service_enter_dead() passes through dead/failed before auto-restart, so the unit's
+      // inactive enter/exit timestamps (status' "since") are the time of death.
+      u.inactiveEnterAt = u.inactiveExitAt = this.o.clock.now();
       this.setState(u, 'auto-restart');
       return;
     }

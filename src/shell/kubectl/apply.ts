@@ -16,6 +16,9 @@ import { goJsonMarshal, missingAnnotationWarning, planApply } from '../../engine
 import { CmdError, addSourceToErr, discover, fail, formatErrors, kindGroup, type Env } from './env';
 import { objectNamespace, readManifestFlags, type SourcedObject } from './builder';
 import { ResultPrinter, checkOutputFormat } from './output';
+import { serverWait, type Wait } from './server-wait';
+import { toPending } from '../shell';
+import type { Pending } from '../types';
 
 /** `resource.Info.String()`: the mapping and the name, for patch errors. */
 function infoString(type: ResourceType, name: string, ns: string | undefined): string {
@@ -44,8 +47,8 @@ export function validating(env: Env): boolean {
   return !['false', 'ignore'].includes(v);
 }
 
-/** `kubectl apply`. */
-export function apply(env: Env): number {
+/** `kubectl apply` (waits in virtual time where the server would hold a request: server-wait.ts). */
+export function apply(env: Env): number | Pending {
   const output = env.flags.str('output');
   checkOutputFormat(output);
   if (env.flags.args.length > 0) throw fail(`Unexpected args: [${env.flags.args.join(' ')}]\nSee 'kubectl apply -h' for help and examples`);
@@ -69,9 +72,13 @@ export function apply(env: Env): number {
       else throw e;
     }
   }
+  return toPending(applyAll(env, mapped, errs, dryRun, output, printer));
+}
+
+function* applyAll(env: Env, mapped: { item: SourcedObject; type: ResourceType }[], errs: unknown[], dryRun: 'none' | 'client' | 'server', output: string, printer: ResultPrinter): Generator<Wait, number, void> {
   for (const { item, type } of mapped) {
     try {
-      applyOne(env, item, type, dryRun, output, printer);
+      yield* serverWait(env, () => applyOne(env, item, type, dryRun, output, printer));
     } catch (e) {
       if (e instanceof ApiError || e instanceof CmdError) errs.push(e);
       else throw e;

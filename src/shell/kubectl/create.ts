@@ -18,15 +18,18 @@ import { ApiError } from '../../engine/api/errors';
 import { withLastApplied } from '../../engine/api/apply';
 import { toYaml } from '../../engine/api/yaml';
 import { CmdError, addSourceToErr, discover, fail, formatErrors, kindGroup, requiredFlagError, usageError, type Env } from './env';
-import { objectNamespace, readManifestFlags } from './builder';
+import { objectNamespace, readManifestFlags, type SourcedObject } from './builder';
 import { ResultPrinter, checkOutputFormat } from './output';
+import { serverWait, type Wait } from './server-wait';
+import { toPending } from '../shell';
+import type { Pending } from '../types';
 import { dryRunMode, dryRunSuffix, noMappingError, openApiDownError, validating } from './apply';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
 /** `kubectl create -f FILE` (and `kubectl create NAME` with no generator: `Unexpected args`). */
-export function create(env: Env): number {
+export function create(env: Env): number | Pending {
   const output = env.flags.str('output');
   checkOutputFormat(output);
   if (env.flags.args.length > 0) throw usageError(env, `Unexpected args: [${env.flags.args.join(' ')}]`);
@@ -37,7 +40,11 @@ export function create(env: Env): number {
   const dryRun = dryRunMode(env);
   const errs: unknown[] = manifests.errors.map((t) => new CmdError(t));
   const printer = new ResultPrinter(output);
-  for (const { object, source } of manifests.objects) {
+  return toPending(createAll(env, manifests.objects, errs, dryRun, output, printer));
+}
+
+function* createAll(env: Env, objects: SourcedObject[], errs: unknown[], dryRun: 'none' | 'client' | 'server', output: string, printer: ResultPrinter): Generator<Wait, number, void> {
+  for (const { object, source } of objects) {
     try {
       let type;
       try {
@@ -52,11 +59,14 @@ export function create(env: Env): number {
       if (env.flags.bool('save-config')) obj = withLastApplied(obj);
       let result = obj;
       if (dryRun !== 'client') {
-        try {
-          result = env.api.create(obj, { namespace: ns, dryRun: dryRun === 'server', fieldManager: env.flags.str('field-manager') || 'kubectl-create' });
-        } catch (e) {
-          throw addSourceToErr('creating', source, e);
-        }
+        const send = obj;
+        result = yield* serverWait(env, () => {
+          try {
+            return env.api.create(send, { namespace: ns, dryRun: dryRun === 'server', fieldManager: env.flags.str('field-manager') || 'kubectl-create' });
+          } catch (e) {
+            throw addSourceToErr('creating', source, e);
+          }
+        });
       }
       if (output) env.out(printer.print(result));
       else env.out(`${kindGroup(type)}/${result.metadata.name} created${dryRunSuffix(dryRun)}\n`);

@@ -9,8 +9,9 @@
  * (`unable to upgrade connection: container not found ("c")`). The command runs in the node
  * layer through `NodeAccess`.
  */
-import { discover, fail, usageError, CmdError, type Env } from './env';
-import { isNodeAccessError } from './node-access';
+import { discover, fail, usageError, CmdError, pollUntil, type Env } from './env';
+import { isNodeAccessError, type ExecResult } from './node-access';
+import type { Pending } from '../types';
 import { containerFor, podFor } from './logs';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,8 +20,11 @@ type Any = any;
 /** Said when there is no node layer to run commands in. */
 export const NO_EXEC_ACCESS = 'unable to upgrade connection: this playground has no node layer connected to kubectl yet';
 
-/** `kubectl exec`. */
-export function exec(env: Env): number {
+/**
+ * `kubectl exec`. A command that keeps running (`sleep 5`, a loop) makes the line wait in
+ * virtual time until the process ends; its output is printed then (Ctrl-C stops waiting).
+ */
+export function exec(env: Env): number | Pending {
   const args = env.flags.args;
   const dash = env.flags.argsLenAtDash;
   if (args.length === 0 && env.flags.list('filename').length === 0) throw fail('pod, type/name or --filename must be specified');
@@ -40,6 +44,15 @@ export function exec(env: Env): number {
   if (!na) throw fail(NO_EXEC_ACCESS);
   const r = na.exec(pod.metadata.namespace, pod.metadata.name, container, command, env.flags.bool('stdin') ? env.io.stdin : undefined);
   if (isNodeAccessError(r)) throw new CmdError(r.error.startsWith('error: ') ? r.error : `error: ${r.error}`);
+  if ('running' in r) {
+    const running = r.running;
+    return pollUntil(env, () => (running.settled && running.value ? finish(env, running.value) : undefined));
+  }
+  return finish(env, r);
+}
+
+/** Print what the process wrote and how it ended, as kubectl does; returns kubectl's exit status. */
+function finish(env: Env, r: ExecResult): number {
   env.out(r.stdout);
   env.err(r.stderr);
   if (r.exitCode !== 0) {

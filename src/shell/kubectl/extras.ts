@@ -20,6 +20,9 @@ import { parseResourceArgs } from './builder';
 import { ResultPrinter, checkOutputFormat } from './output';
 import { dryRunMode, dryRunSuffix } from './apply';
 import { goJsonTyped } from './create';
+import { serverWait } from './server-wait';
+import { toPending } from '../shell';
+import type { Pending } from '../types';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -63,8 +66,11 @@ function parseLabelList(s: string): Record<string, string> {
   return out;
 }
 
-/** `kubectl run NAME --image=IMAGE [--port=N] [--labels=...] [--env=K=V] [--restart=...] [-- ARGS]`. */
-export function run(env: Env): number {
+/**
+ * `kubectl run NAME --image=IMAGE [--port=N] [--labels=...] [--env=K=V] [--restart=...] [-- ARGS]`
+ * (waits in virtual time where the server would hold the request: server-wait.ts).
+ */
+export function run(env: Env): number | Pending {
   const before = env.flags.argsLenAtDash >= 0 ? env.flags.args.slice(0, env.flags.argsLenAtDash) : env.flags.args;
   const after = env.flags.argsLenAtDash >= 0 ? env.flags.args.slice(env.flags.argsLenAtDash) : env.flags.args.slice(1);
   if (!env.flags.changed('image')) throw requiredFlagError(env, 'image');
@@ -95,7 +101,7 @@ export function run(env: Env): number {
   c.resources = {};
   if (env.flags.str('image-pull-policy')) c.imagePullPolicy = env.flags.str('image-pull-policy');
   const pod = { kind: 'Pod', apiVersion: 'v1', metadata: metaFor(env, name, labels), spec: { containers: [c], restartPolicy: restart, dnsPolicy: 'ClusterFirst' }, status: {} };
-  return emit(env, pod, 'created');
+  return toPending(serverWait(env, () => emit(env, pod, 'created')));
 }
 
 /** The container port a pod template exposes, for `expose` without `--port`. */

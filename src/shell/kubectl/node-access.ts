@@ -32,6 +32,17 @@ export interface ExecResult {
   exitCode: number;
 }
 
+/**
+ * An exec whose process is still running in the container (`sleep 5`, a shell loop): it
+ * settles with the result when the process ends, in virtual time.
+ */
+export interface RunningExec {
+  /** True once the process has ended. */
+  readonly settled: boolean;
+  /** The result, once settled. */
+  readonly value: ExecResult | undefined;
+}
+
 /** A live log stream (`kubectl logs -f`). */
 export interface LogStream {
   /** Stop following (Ctrl-C). */
@@ -52,8 +63,12 @@ export interface NodeAccess {
    * them, each passed to `onLine`; optional (without it `-f` prints what is there and ends).
    */
   follow?(namespace: string, pod: string, container: string, opts: LogOptions, onLine: (line: string) => void): LogStream | NodeAccessError;
-  /** Run `argv` in the container (with `stdin` when `-i`), or an error (e.g. executable not found). */
-  exec(namespace: string, pod: string, container: string, argv: string[], stdin?: string): ExecResult | NodeAccessError;
+  /**
+   * Run `argv` in the container (with `stdin` when `-i`): the result when the process ended at
+   * once, `{ running }` while it still runs (kubectl then waits for it), or an error (e.g.
+   * executable not found).
+   */
+  exec(namespace: string, pod: string, container: string, argv: string[], stdin?: string): ExecResult | NodeAccessError | { running: RunningExec };
 }
 
 /** True for a `NodeAccessError`. */

@@ -35,7 +35,7 @@ import type { Clock, Rng, Timer } from '../../clock';
 import { parseRfc3339 } from '../../clock';
 import type { ApiServer } from '../../api/server';
 import { ApiError } from '../../api/errors';
-import type { KubeObject } from '../../api/types';
+import { deepEqual, type KubeObject } from '../../api/types';
 import { parseQuantity, isValidQuantity } from '../../api/quantity';
 import type { EventRecorder, InvolvedObject } from '../../client/events';
 import { referenceTo } from '../../client/events';
@@ -164,9 +164,9 @@ export function podsDifferSemantically(a: KubeObject, b: KubeObject): boolean {
   const ma = a.metadata;
   const mb = b.metadata;
   return (
-    canonicalJson(a.spec ?? null) !== canonicalJson(b.spec ?? null) ||
-    canonicalJson(ma.labels ?? {}) !== canonicalJson(mb.labels ?? {}) ||
-    canonicalJson(ma.annotations ?? {}) !== canonicalJson(mb.annotations ?? {}) ||
+    !deepEqual(a.spec ?? null, b.spec ?? null) ||
+    !deepEqual(ma.labels ?? {}, mb.labels ?? {}) ||
+    !deepEqual(ma.annotations ?? {}, mb.annotations ?? {}) ||
     ma.deletionTimestamp !== mb.deletionTimestamp ||
     ma.deletionGracePeriodSeconds !== mb.deletionGracePeriodSeconds
   );
@@ -369,6 +369,16 @@ export class PodWorkers {
     let found: KubeObject | undefined;
     for (const w of this.workers.values()) if (w.pod.metadata.namespace === ns && w.pod.metadata.name === name && (!found || w.state !== 'terminated')) found = w.pod;
     return found;
+  }
+
+  /**
+   * Why a container of pod `uid` is waiting, from the kubelet's reason cache (`CrashLoopBackOff`
+   * with `until` = virtual ms the back-off ends, `ErrImagePull`, `CreateContainerConfigError`, ...);
+   * undefined when it is not waiting for a cached reason. Read-only, for the UI's supervision tree.
+   */
+  waitingReason(uid: string, container: string): { reason: string; message: string; until?: number } | undefined {
+    const e = this.reasons.get(uid)?.get(container);
+    return e ? { ...e } : undefined;
   }
 
   /** The last runtime view of a pod (containers newest first). */
@@ -1214,6 +1224,9 @@ export class PodWorkers {
 
   // ------------------------------------------------------------------ housekeeping
 
+  /** The last orphan scan's pod UIDs and the runtime generation they were read at (see cleanupOrphans). */
+  private orphanScan: { cri: Containerd; generation: number; uids: readonly string[] } | undefined;
+
   /**
    * `HandlePodCleanups`: kill containers of pods nobody wants (deleted while the kubelet was down,
    * or unknown), with a 1 s grace override (2 s minimum), once the API source has synced.
@@ -1221,24 +1234,38 @@ export class PodWorkers {
   cleanupOrphans(): void {
     if (this.stopped || !this.h.sourcesReady()) return;
     let cri: Containerd;
-    let sandboxes: PodSandboxStatus[];
-    let containers: ContainerStatus[];
+    let sandboxes: PodSandboxStatus[] | undefined;
+    let containers: ContainerStatus[] | undefined;
+    let uids: readonly string[];
     try {
       cri = this.h.cri();
-      sandboxes = cri.listPodSandboxes();
-      containers = cri.listContainers({ state: 'CONTAINER_RUNNING' });
+      // The pod UIDs with a ready sandbox or a running container depend only on the runtime's
+      // records: reuse the last answer while its generation is unchanged (performance only).
+      const generation = cri.plegGeneration();
+      const last = this.orphanScan;
+      if (last && last.cri === cri && last.generation === generation) uids = last.uids;
+      else {
+        sandboxes = cri.listPodSandboxes();
+        containers = cri.listContainers({ state: 'CONTAINER_RUNNING' });
+        const set = new Set<string>();
+        for (const s of sandboxes) if (s.state === 'SANDBOX_READY') set.add(s.metadata.uid);
+        for (const c of containers) set.add(c.labels[LABELS.podUid]);
+        uids = [...set];
+        this.orphanScan = { cri, generation, uids };
+      }
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
       return;
     }
-    const uids = new Set<string>();
-    for (const s of sandboxes) if (s.state === 'SANDBOX_READY') uids.add(s.metadata.uid);
-    for (const c of containers) uids.add(c.labels[LABELS.podUid]);
     for (const uid of uids) {
       if (!uid || this.workers.has(uid) || this.orphansKilling.has(uid)) continue;
+      // Unchanged since the generation was read: the same lists the scan would have used.
+      sandboxes ??= cri.listPodSandboxes();
+      containers ??= cri.listContainers({ state: 'CONTAINER_RUNNING' });
+      const sbs = sandboxes;
       const mine = containers.filter((c) => c.labels[LABELS.podUid] === uid);
-      const name = mine[0]?.labels[LABELS.podName] ?? sandboxes.find((s) => s.metadata.uid === uid)?.metadata.name ?? uid;
-      const ns = mine[0]?.labels[LABELS.podNamespace] ?? sandboxes.find((s) => s.metadata.uid === uid)?.metadata.namespace ?? '';
+      const name = mine[0]?.labels[LABELS.podName] ?? sbs.find((s) => s.metadata.uid === uid)?.metadata.name ?? uid;
+      const ns = mine[0]?.labels[LABELS.podNamespace] ?? sbs.find((s) => s.metadata.uid === uid)?.metadata.namespace ?? '';
       this.h.log('I', 'kubelet_pods.go:1210', 'Clean up orphaned pod containers', { podUID: uid });
       this.h.trace(`orphaned pod ${ns}/${name} (uid ${uid}) is not in the API any more: killing its containers`);
       this.orphansKilling.add(uid);

@@ -268,15 +268,36 @@ export function podDir(uid: string): string {
   return `/var/lib/kubelet/pods/${uid}`;
 }
 
+/** Memo of `fakeToken` (a pure function of its arguments; bounded, cleared when full). */
+const tokenMemo = new Map<string, string>();
+/** Most tokens kept in `tokenMemo` (a 10,000-pod cluster fits). */
+const TOKEN_MEMO_MAX = 16_384;
+
 /** A stand-in bound service account token (a JWT-shaped string, deterministic per pod). */
 export function fakeToken(podUid: string, ns: string, sa: string): string {
+  const key = `${podUid}/${ns}/${sa}`;
+  let t = tokenMemo.get(key);
+  if (t === undefined) {
+    if (tokenMemo.size >= TOKEN_MEMO_MAX) tokenMemo.clear();
+    t = computeFakeToken(podUid, ns, sa);
+    tokenMemo.set(key, t);
+  }
+  return t;
+}
+
+function computeFakeToken(podUid: string, ns: string, sa: string): string {
   const b64url = (s: string) => s.replace(/[^A-Za-z0-9]/g, '').slice(0, 600);
   const h = syntheticDigestHex(`${podUid}/${ns}/${sa}`);
   return `eyJhbGciOiJSUzI1NiIsImtpZCI6I${b64url(h).slice(0, 40)}In0.eyJhdWQiOlsiaHR0cHM6Ly9rdWJlcm5ldGVzLmRlZmF1bHQuc3ZjLmNsdXN0ZXIubG9jYWwiXSwia3ViZXJuZXRlcy5pbyI6eyJuYW1lc3BhY2Ui${b64url(syntheticDigestHex(h))}.${b64url(syntheticDigestHex(`sig${h}`) + syntheticDigestHex(`sig2${h}`))}`;
 }
 
-/** Write `files` (relative path -> content) into `dir`, replacing what was there. */
+/**
+ * Write `files` (relative path -> content) into `dir`, replacing what was there. Like the
+ * kubelet's AtomicWriter (pkg/volume/util/atomic_writer.go, `shouldWritePayload`), a payload
+ * equal to what is on disk is not written again (no new mtimes, no fs events).
+ */
 function writeAll(fs: FileSystem, dir: string, files: Record<string, string>): void {
+  if (payloadOnDisk(fs, dir, files)) return;
   if (fs.exists(dir)) fs.rm(dir, { recursive: true, force: true });
   fs.mkdir(dir, { parents: true });
   for (const [rel, content] of Object.entries(files)) {
@@ -285,6 +306,24 @@ function writeAll(fs: FileSystem, dir: string, files: Record<string, string>): v
     if (!fs.isDirectory(d)) fs.mkdir(d, { parents: true });
     fs.writeFile(p, content);
   }
+}
+
+/** True when `dir` holds exactly `files` (same paths, same contents, no other files). */
+function payloadOnDisk(fs: FileSystem, dir: string, files: Record<string, string>): boolean {
+  if (!fs.isDirectory(dir)) return false;
+  const want = new Map<string, string>();
+  for (const [rel, content] of Object.entries(files)) want.set(joinPath(dir, rel), content);
+  let found = 0;
+  for (const p of fs.find(dir)) {
+    const content = fs.tryReadFile(p);
+    if (content === undefined) {
+      if (fs.isDirectory(p)) continue;
+      return false;
+    }
+    if (want.get(p) !== content) return false;
+    found++;
+  }
+  return found === want.size;
 }
 
 function itemsOf(data: Record<string, string>, items: Obj[] | undefined, what: 'ConfigMap' | 'Secret', optional: boolean, fail: (why: string) => never): Record<string, string> {

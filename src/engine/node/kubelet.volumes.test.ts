@@ -1,0 +1,41 @@
+/**
+ * ConfigMap volumes on the node's disk as `ls -l` and `cat` show them: the kubelet's AtomicWriter
+ * (pkg/volume/util/atomic_writer.go) rewrites a volume only when its payload changed, so an
+ * unchanged file keeps its mtime across pod syncs, and an edited ConfigMap reaches the file.
+ */
+import { describe, it, expect } from 'vitest';
+import { newKubeletFixture } from './kubelet.testkit';
+import type { KubeObject } from '../api/types';
+
+describe('configMap volume files on the node', () => {
+  it('keep their mtime while the ConfigMap is unchanged, and change when it is edited', () => {
+    const fx = newKubeletFixture({ load: ['nginx:1.27'] });
+    fx.run(30_000); // node registered and Ready
+    fx.api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'default' }, data: { 'index.html': 'v1' } } as KubeObject);
+    const pod = fx.createPod(
+      {
+        metadata: { name: 'web', namespace: 'default' },
+        spec: {
+          containers: [{ name: 'web', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', volumeMounts: [{ name: 'html', mountPath: '/usr/share/nginx/html' }] }],
+          volumes: [{ name: 'html', configMap: { name: 'web' } }],
+        },
+      },
+      'k8s-lab-worker',
+    );
+    fx.run(20_000);
+    expect(fx.pod('web')?.status?.phase).toBe('Running');
+    const fs = fx.node('k8s-lab-worker').machine.fs;
+    const file = `/var/lib/kubelet/pods/${pod.metadata.uid}/volumes/kubernetes.io~configmap/html/index.html`;
+    expect(fs.readFile(file)).toBe('v1');
+    const written = fs.stat(file).mtime;
+    fx.run(3 * 60_000); // several periodic pod syncs
+    expect(fs.readFile(file)).toBe('v1');
+    expect(fs.stat(file).mtime).toBe(written);
+
+    const cm = fx.api.get('configmaps', 'default', 'web');
+    fx.api.update({ ...cm, data: { 'index.html': 'v2' } });
+    fx.run(3 * 60_000);
+    expect(fs.readFile(file)).toBe('v2');
+    expect(fs.stat(file).mtime).toBeGreaterThan(written);
+  });
+});
