@@ -8,6 +8,9 @@ import { expect, test, type Page } from '@playwright/test';
 
 const catalogChips = (page: Page) => page.locator('[data-node] [data-pod^="catalog-"], .pending-strip [data-pod^="catalog-"]');
 
+/** The terminal's text as drawn (xterm's buffer, exposed by src/ui/terminal/Terminal.tsx; a string: no DOM types here). */
+const terminalText = (page: Page) => page.evaluate<string>('window.__terminal ? window.__terminal.text() : ""');
+
 async function shot(page: Page, name: string, path: (n: string) => string) {
   await page.screenshot({ path: path(`${name}.png`) });
 }
@@ -50,7 +53,7 @@ test('delete a catalog pod: it terminates, the ReplicaSet replaces it, the owner
   // 3. Delete it from the inspector: the same kubectl line a person would type.
   await inspector.getByRole('button', { name: 'Delete pod' }).click();
   await expect(page.locator(`[data-pod="${victimName}"]`)).toContainText('Terminating');
-  await expect(page.locator('.cmdbar')).toContainText(`kubectl delete pod ${victimName} -n bookshop`);
+  await expect.poll(() => terminalText(page)).toContain(`kubectl delete pod ${victimName} -n bookshop`);
   await expect(page.locator('.tl-action').first()).toContainText(`kubectl delete pod ${victimName} -n bookshop`);
   await shot(page, '3-terminating', out);
 
@@ -114,7 +117,7 @@ test('the Delete key deletes the selected pod; Scale in the inspector scales its
   await web.first().click();
   await page.keyboard.press('Delete');
   await expect(page.locator(`[data-pod="${victim}"]`)).toContainText('Terminating');
-  await expect(page.locator('.cmdbar')).toContainText(`kubectl delete pod ${victim} -n bookshop`);
+  await expect.poll(() => terminalText(page)).toContain(`kubectl delete pod ${victim} -n bookshop`);
 
   // The owner chain leads to the Deployment; scale it from there.
   await page.getByTestId('inspector').getByRole('button', { name: /Deployment web/ }).click();
@@ -123,8 +126,8 @@ test('the Delete key deletes the selected pod; Scale in the inspector scales its
   await inspector.getByRole('button', { name: 'One replica more' }).click();
   await expect(inspector.getByRole('textbox', { name: 'Replicas' }).or(inspector.getByRole('spinbutton', { name: 'Replicas' }))).toHaveValue('3');
   await inspector.getByRole('button', { name: 'Scale', exact: true }).click();
-  await expect(page.locator('.cmdbar')).toContainText('kubectl scale deployment web --replicas=3 -n bookshop');
-  await expect(page.locator('.cmdbar')).toContainText('deployment.apps/web scaled');
+  await expect.poll(() => terminalText(page)).toContain('kubectl scale deployment web --replicas=3 -n bookshop');
+  await expect.poll(() => terminalText(page)).toContain('deployment.apps/web scaled');
 
   await page.getByRole('button', { name: '+1 min' }).click();
   await expect(page.locator(`[data-pod="${victim}"]`)).toHaveCount(0);

@@ -14,6 +14,10 @@
  *
  * No runtime dependencies: imported by the main bundle and the worker bundle alike.
  */
+import type { SupervisionTree } from '../engine/supervision';
+
+/** The supervision tree's shapes (defined next to the engine read model that builds them). */
+export type { SupervisionTree, SupervisedMachine, SupervisedUnit, SupervisedPod, SupervisedContainer, SupervisedController, SupervisionState, ExitInfo } from '../engine/supervision';
 
 /** Bump when a message shape changes incompatibly. */
 export const PROTOCOL_VERSION = 1;
@@ -22,6 +26,8 @@ export const PROTOCOL_VERSION = 1;
 export const SPEEDS = [0.25, 0.5, 1, 2, 5, 10, 25, 50, 100] as const;
 export const MIN_SPEED = 0.25;
 export const MAX_SPEED = 100;
+/** Least wall time (ms) between two `supervision` messages (the tree is rebuilt at most this often). */
+export const SUPERVISION_MIN_INTERVAL_MS = 100;
 
 // ---------------------------------------------------------------------------------------------
 // UI -> worker
@@ -41,9 +47,36 @@ export type ToWorker =
    * Throw the cluster away and boot a new one from `seed`. `paused` leaves it paused once booted;
    * `cluster` picks the kind cluster (default) or the small test cluster.
    */
-  | { type: 'reset'; seed: number; paused?: boolean; cluster?: 'booted' | 'test' }
+  | { type: 'reset'; seed: number; paused?: boolean; cluster?: 'booted' | 'test'; debug?: boolean }
+  /**
+   * Start where a crashed worker was (src/worker/journal.ts): boot `seed`'s cluster again, replay
+   * `entries` each at its clock position, run to `until`, then take `run`'s playing/speed/booting.
+   * Answered by `restored`, then a snapshot.
+   */
+  | { type: 'restore'; seed: number; cluster: 'booted' | 'test'; entries: JournalEntry[]; until: ClockPos; run: Pick<RunState, 'playing' | 'speed' | 'booting'>; debug?: boolean }
+  /** Liveness check (the UI's watchdog): answered by `pong` with the same `id`. */
+  | { type: 'ping'; id: number }
+  /**
+   * Crash the worker on purpose (tests of crash recovery): an uncaught exception, or with `hang`
+   * a loop that never ends. Honoured only after a reset or restore with `debug: true` (`?debug=1`).
+   */
+  | { type: 'debugCrash'; hang?: boolean }
   /** The UI lost track (seq gap): send a fresh snapshot. */
-  | { type: 'resync' };
+  | { type: 'resync' }
+  /** A request of the YAML editor (src/worker/editing.ts); answered by `editReply` with the same `id`. */
+  | { type: 'edit'; id: number; request: EditRequest }
+  /** Ctrl-C: end the line still running (`kubectl get pods -w`, `sleep 30`); it finishes with exit 130. */
+  | { type: 'interrupt' }
+  /**
+   * Tab completion of `line` with the cursor at `cursor` (UTF-16 offset). Answered by one
+   * `completions` message with the same `id`.
+   */
+  | { type: 'complete'; id: number; line: string; cursor: number }
+  /**
+   * The Supervision view is shown (`on: true`: send the tree now and again whenever it changes,
+   * at most every SUPERVISION_MIN_INTERVAL_MS of wall time) or hidden (`on: false`: stop).
+   */
+  | { type: 'supervision'; on: boolean };
 
 // ---------------------------------------------------------------------------------------------
 // Worker -> UI
@@ -142,6 +175,26 @@ export interface ClockInfo {
   now: number;
   /** Unix ms of virtual 0 (for the wall-clock-looking display, e.g. `06:03:12`). */
   epochMs: number;
+  /** Events the virtual clock has run since the cluster started (with `now`: a replay position). */
+  events?: number;
+  /** The API server's resourceVersion at this moment (a replay checks it reaches the same). */
+  rv?: string;
+}
+
+/**
+ * A position of the engine: virtual ms, events run, the store's resourceVersion. The engine is
+ * deterministic, so a fresh cluster of the same seed run to `events` is where the old one was.
+ */
+export interface ClockPos {
+  now: number;
+  events: number;
+  rv: string;
+}
+
+/** An input that changed the cluster (a shell line, Ctrl-C, an editor apply) and where it took effect. */
+export interface JournalEntry {
+  at: ClockPos;
+  msg: ToWorker;
 }
 
 /** Host state: how time moves. */
@@ -184,14 +237,99 @@ export type FromWorker =
       run?: RunState;
     }
   /** Output of a shell line (streamed: several per line, `done` on the last). */
-  | { type: 'shellOutput'; text: string; stream?: 'stdout' | 'stderr'; id?: number; line?: string; done?: boolean; exitCode?: number }
-  | { type: 'error'; message: string };
+  | {
+      type: 'shellOutput';
+      text: string;
+      stream?: 'stdout' | 'stderr';
+      id?: number;
+      line?: string;
+      done?: boolean;
+      exitCode?: number;
+      /** On `done`: the prompt for the next line (`$ `, or `root@k8s-lab-control-plane:/# ` inside `docker exec -it NODE bash`). */
+      prompt?: string;
+    }
+  /**
+   * The answer to `complete`: replace `line.slice(start, end)` with one of `candidates` (full
+   * words, sorted; empty when nothing fits).
+   */
+  | { type: 'completions'; id: number; start: number; end: number; candidates: string[] }
+  /** The answer to an `edit` request (the YAML editor). */
+  | { type: 'editReply'; id: number; reply: EditReply }
+  /** An input took effect (the UI keeps these to restore a crashed worker). */
+  | { type: 'journal'; entry: JournalEntry }
+  /**
+   * A `restore` is done: `replayed` of `total` entries replayed; `failed` names the entry the
+   * replay stopped at (it threw); `diverged` says the replay did not reach the recorded position.
+   */
+  | { type: 'restored'; replayed: number; total: number; failed?: { entry: JournalEntry; message: string }; diverged?: string }
+  | { type: 'pong'; id: number }
+  | { type: 'error'; message: string }
+  /**
+   * The supervision tree (engine/supervision.ts) while the UI subscribes to it: sent at once, then
+   * only when it changed. Times inside are virtual ms (compare with the clock of the last diff).
+   * `null`: this cluster has no node layer (the test cluster).
+   */
+  | { type: 'supervision'; tree: SupervisionTree | null };
+
+// ---------------------------------------------------------------------------------------------
+// The YAML editor's requests (src/worker/editing.ts answers them; src/ui/editor/ asks)
+
+/**
+ * What the editor asks the worker:
+ * - `get`: one live object as `kubectl get KIND NAME -o yaml` prints it (managedFields off);
+ * - `apply`: the buffer. `mode: 'apply'` runs `kubectl apply -f -` on every document;
+ *   `mode: 'edit'` does what `kubectl edit` does with the one edited document: the changes from
+ *   `base` (the YAML the person started from) to the buffer, sent with `resourceVersion` as a
+ *   precondition (409 Conflict when the object changed meanwhile). `dryRun` runs it as a
+ *   server-side dry run (nothing changes) and returns the live and resulting YAML for a diff;
+ * - `crds`: the custom kinds served now, with their openAPIV3Schema (for the editor's schemas).
+ */
+export type EditRequest =
+  | { op: 'get'; kind: string; namespace?: string; name: string }
+  | { op: 'apply'; yaml: string; mode: 'apply' | 'edit'; base?: string; resourceVersion?: string; dryRun?: boolean }
+  | { op: 'crds' };
+
+/** One `metav1.StatusCause` of a failed request, with the buffer line it points at (1-based) when known. */
+export interface EditCause {
+  reason: string;
+  message: string;
+  field?: string;
+  line?: number;
+}
+
+/** What one document of an apply did: the line kubectl prints, or the API server's error. */
+export interface EditDocResult {
+  /** 0-based index of the document (List items count one each) in the buffer. */
+  index: number;
+  /** 1-based line where the document starts in the buffer. */
+  line: number;
+  kind?: string;
+  namespace?: string;
+  name?: string;
+  ok: boolean;
+  /** What kubectl prints for it: `deployment.apps/catalog configured`, or its error text. */
+  text: string;
+  /** The failed request's Status (code, reason, message, causes mapped to buffer lines). */
+  status?: { code: number; reason: string; message: string; causes: EditCause[] };
+  /** On a 409 Conflict (edit): the object as it is now, to compare with and re-apply onto. */
+  conflict?: { liveYaml: string; resourceVersion: string };
+  /** Dry run: the live object (empty when it would be created) and the result, both as YAML. */
+  diff?: { live: string; result: string };
+}
+
+/** The answers, by request op (`error`: the request itself could not be served). */
+export type EditReply =
+  | { op: 'get'; ok: true; yaml: string; resourceVersion: string; apiVersion: string; kind: string; namespace?: string; name: string }
+  | { op: 'get'; ok: false; error: string }
+  | { op: 'apply'; mode: 'apply' | 'edit'; dryRun: boolean; results: EditDocResult[]; syntaxError?: { message: string; line: number } }
+  | { op: 'crds'; kinds: { apiVersion: string; kind: string; schema: unknown }[] }
+  | { op: 'error'; error: string };
 
 // ---------------------------------------------------------------------------------------------
 // Run-time guards (messages cross a thread boundary: check the discriminant and the essentials)
 
-const TO_WORKER_TYPES = new Set(['shell', 'play', 'pause', 'speed', 'step', 'fastForward', 'reset', 'resync']);
-const FROM_WORKER_TYPES = new Set(['snapshot', 'diff', 'shellOutput', 'error']);
+const TO_WORKER_TYPES = new Set(['shell', 'play', 'pause', 'speed', 'step', 'fastForward', 'reset', 'resync', 'interrupt', 'complete', 'edit', 'restore', 'ping', 'debugCrash', 'supervision']);
+const FROM_WORKER_TYPES = new Set(['snapshot', 'diff', 'shellOutput', 'error', 'completions', 'editReply', 'journal', 'restored', 'pong', 'supervision']);
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
@@ -207,8 +345,18 @@ export function isToWorker(v: unknown): v is ToWorker {
       return typeof v.factor === 'number' && Number.isFinite(v.factor);
     case 'fastForward':
       return typeof v.ms === 'number' && v.ms > 0 && Number.isFinite(v.ms);
+    case 'complete':
+      return typeof v.id === 'number' && typeof v.line === 'string' && typeof v.cursor === 'number';
+    case 'edit':
+      return typeof v.id === 'number' && isObj(v.request) && typeof v.request.op === 'string';
     case 'reset':
       return typeof v.seed === 'number' && Number.isInteger(v.seed) && (v.cluster === undefined || v.cluster === 'booted' || v.cluster === 'test');
+    case 'restore':
+      return typeof v.seed === 'number' && (v.cluster === 'booted' || v.cluster === 'test') && Array.isArray(v.entries) && isObj(v.until) && isObj(v.run);
+    case 'ping':
+      return typeof v.id === 'number';
+    case 'supervision':
+      return typeof v.on === 'boolean';
     default:
       return true;
   }
@@ -226,6 +374,18 @@ export function isFromWorker(v: unknown): v is FromWorker {
       return typeof v.text === 'string';
     case 'error':
       return typeof v.message === 'string';
+    case 'editReply':
+      return typeof v.id === 'number' && isObj(v.reply) && typeof v.reply.op === 'string';
+    case 'completions':
+      return typeof v.id === 'number' && typeof v.start === 'number' && typeof v.end === 'number' && Array.isArray(v.candidates);
+    case 'journal':
+      return isObj(v.entry) && isObj(v.entry.at) && isObj(v.entry.msg);
+    case 'restored':
+      return typeof v.replayed === 'number' && typeof v.total === 'number';
+    case 'pong':
+      return typeof v.id === 'number';
+    case 'supervision':
+      return v.tree === null || (isObj(v.tree) && Array.isArray(v.tree.nodes));
     default:
       return false;
   }

@@ -8,9 +8,13 @@ import { Controls } from './views/Controls';
 import { ClusterMap } from './views/ClusterMap';
 import { Inspector, deleteSelectedPod } from './views/Inspector';
 import { Timeline } from './views/Timeline';
-import { CommandBar } from './views/CommandBar';
+import { RecoveryBanner } from './views/RecoveryBanner';
+import { TerminalPanel } from './views/TerminalPanel';
 
 const OwnerGraph = lazy(() => import('./views/graph/OwnerGraph'));
+const Supervision = lazy(() => import('./views/Supervision'));
+/** The YAML editor: Monaco loads only when this tab opens. */
+const YamlEditor = lazy(() => import('./editor/YamlEditor'));
 
 /** Whether a key event comes from a place that types text (the shortcut must not fire there). */
 function isTyping(target: EventTarget | null): boolean {
@@ -40,7 +44,7 @@ function useShortcuts(): void {
 
 function Tabs() {
   const view = useSim((s) => s.view);
-  const tab = (id: 'map' | 'graph', label: string) => (
+  const tab = (id: 'map' | 'graph' | 'supervision' | 'editor', label: string) => (
     <button
       type="button"
       role="tab"
@@ -57,6 +61,8 @@ function Tabs() {
     <div className="tabs" role="tablist" aria-label="Views">
       {tab('map', 'Cluster map')}
       {tab('graph', 'Owner graph')}
+      {tab('supervision', 'Supervision')}
+      {tab('editor', 'YAML editor')}
     </div>
   );
 }
@@ -124,6 +130,7 @@ export function App() {
         <Controls />
       </header>
       <ErrorBanner />
+      <RecoveryBanner />
       <main className="app-main">
         <section className="workspace" aria-label="Cluster">
           <div className="workspace-head">
@@ -134,13 +141,21 @@ export function App() {
           <div className="workspace-panel" id="workspace-panel" role="tabpanel" aria-labelledby={`tab-${view}`}>
             {view === 'map' ? (
               <ClusterMap />
+            ) : view === 'editor' ? (
+              <Suspense fallback={<p className="starting">Loading the YAML editor…</p>}>
+                <YamlEditor />
+              </Suspense>
+            ) : view === 'supervision' ? (
+              <Suspense fallback={<p className="starting">Loading the supervision tree…</p>}>
+                <Supervision />
+              </Suspense>
             ) : (
               <Suspense fallback={<p className="starting">Loading the owner graph…</p>}>
                 <OwnerGraph />
               </Suspense>
             )}
           </div>
-          <CommandBar />
+          <TerminalPanel />
         </section>
         <aside className="sidebar">
           <Inspector />

@@ -19,6 +19,7 @@ import type { KubeObject } from '../engine/api/types';
 import { parseManifests } from '../engine/api/yaml';
 import { newTestCluster } from '../engine/testing/cluster';
 import { createCluster } from '../engine/cluster';
+import { buildSupervisionTree, type SupervisionTree } from '../engine/supervision';
 import type { Shell } from '../shell/shell';
 
 /** The shell factories (src/worker/shells.ts), loaded on demand. */
@@ -37,6 +38,8 @@ export interface HostCluster {
   bootStepMs?: number;
   /** Give up booting after this much virtual time. */
   bootTimeoutMs?: number;
+  /** The supervision tree now (engine/supervision.ts); absent for a cluster without a node layer. */
+  supervision?: () => SupervisionTree;
   /** The playground shell next to this cluster (undefined: the host's fallback runs lines). */
   shell?: (m: ShellModule) => Shell;
 }
@@ -113,6 +116,7 @@ export function newHostBootedCluster(seed: number): HostCluster {
     booted: () => c.kubeSystemReady() && c.bookshopAvailable(),
     bootStepMs: 250,
     bootTimeoutMs: 10 * 60_000,
+    supervision: () => buildSupervisionTree(c),
     shell: (m) => m.kindShell(c),
   };
 }

@@ -17,10 +17,16 @@
 import type { KubeObject } from '../engine/api/types';
 import type { WriteRecord } from '../engine/api/server';
 import type { TraceEntry } from '../engine/trace';
-import { clampSpeed, PROTOCOL_VERSION, type FromWorker, type ObjRecord, type RunState, type ToWorker, type TraceItem } from '../protocol/messages';
+import { clampSpeed, PROTOCOL_VERSION, SUPERVISION_MIN_INTERVAL_MS, type FromWorker, type ObjRecord, type RunState, type ToWorker, type TraceItem } from '../protocol/messages';
 import type { ClusterKind, HostCluster } from './cluster';
 import { MIRRORED_KINDS, toRecord } from './records';
-import { defaultRunner, type LineRunner, type LineRunnerFactory } from './lines';
+import { defaultRunner, loadShellModule, type LineRunner, type LineRunnerFactory } from './lines';
+import { describeInput, isJournaled, positionOf, runTo } from './journal';
+import type { JournalEntry } from '../protocol/messages';
+import type { EditRequest } from '../protocol/messages';
+
+/** The YAML editor's handlers (src/worker/editing.ts: kubectl apply/edit), loaded on the first request. */
+let editingModule: Promise<typeof import('./editing')> | undefined;
 
 /** Wall time and timers (the worker passes `performance.now` and `setTimeout`). */
 export interface HostEnv {
@@ -83,13 +89,27 @@ export class SimHost {
   private boot: { playAfter: boolean; until: number } | undefined;
   private lineQueue: { line: string; id?: number }[] = [];
   private kind: ClusterKind = 'booted';
+  /** The Supervision view subscribes (`supervision` messages): the tree last sent (JSON), when (wall ms), the throttle timer. */
+  private supervisionOn = false;
+  private supervisionSent: string | undefined;
+  private supervisionAt = Number.NEGATIVE_INFINITY;
+  private supervisionTimer: unknown;
   private readonly tickMs: number;
   private readonly playBudgetMs: number;
   private readonly ffBudgetMs: number;
   private readonly bootBudgetMs: number;
   private readonly traceKept: number;
+  /** Replaying a journal (src/worker/journal.ts): nothing is posted. */
+  private replaying = false;
+  /** Messages that arrived while a restore ran (handled after it). */
+  private queued: ToWorker[] | undefined;
+  /** The shell's code is loaded: lines run (and are journaled) at once. */
+  private shellReady = true;
+  private lastEventsSent = -1;
 
   constructor(private readonly opts: SimHostOptions) {
+    const post = opts.post;
+    this.opts = { ...opts, post: (m) => (this.replaying ? undefined : post(m)) };
     this.tickMs = opts.tickMs ?? 16;
     this.playBudgetMs = opts.playBudgetMs ?? 12;
     this.ffBudgetMs = opts.fastForwardBudgetMs ?? 40;
@@ -109,6 +129,18 @@ export class SimHost {
 
   /** Handle one message from the UI. */
   handle(msg: ToWorker): void {
+    if (msg.type === 'ping') {
+      this.opts.post({ type: 'pong', id: msg.id });
+      return;
+    }
+    if (this.queued) {
+      this.queued.push(msg);
+      return;
+    }
+    if (msg.type === 'restore') {
+      void this.restore(msg);
+      return;
+    }
     try {
       this.dispatch(msg);
     } catch (e) {
@@ -139,7 +171,18 @@ export class SimHost {
       return;
     }
     if (!this.cluster) throw new Error(`no cluster yet: send reset first (got ${msg.type})`);
-    if (this.boot && msg.type !== 'shell' && msg.type !== 'resync' && msg.type !== 'speed') {
+    if (msg.type !== 'shell' && isJournaled(msg) && msg.type !== 'edit') this.journalInput(msg);
+    if (msg.type === 'edit') {
+      this.edit(msg.id, msg.request);
+      return;
+    }
+    if (msg.type === 'supervision') {
+      this.supervisionOn = msg.on;
+      this.supervisionSent = undefined;
+      if (msg.on) this.postSupervision(true);
+      return;
+    }
+    if (this.boot && msg.type !== 'shell' && msg.type !== 'resync' && msg.type !== 'speed' && msg.type !== 'interrupt' && msg.type !== 'complete') {
       // The boot runs to its end; play/pause choose what happens after it.
       if (msg.type === 'play' || msg.type === 'pause') {
         this.boot.playAfter = msg.type === 'play';
@@ -178,6 +221,15 @@ export class SimHost {
       case 'resync':
         this.sendSnapshot();
         break;
+      case 'interrupt':
+        // Ctrl-C: the running line ends (exit 130) and its `done` goes out.
+        if (this.runner?.busy) this.runner.interrupt();
+        break;
+      case 'complete': {
+        const c = this.runner?.complete(msg.line, msg.cursor) ?? { start: msg.cursor, end: msg.cursor, candidates: [] };
+        this.opts.post({ type: 'completions', id: msg.id, ...c });
+        break;
+      }
     }
   }
 
@@ -206,6 +258,18 @@ export class SimHost {
       if (this.cluster === cluster) this.requestFlush();
     });
     this.runner = runner;
+    // Lines wait until the shell's code is there, so each runs (and is journaled) at one position.
+    this.shellReady = !cluster.shell || this.opts.makeRunner !== undefined;
+    if (!this.shellReady) {
+      const ready = () => {
+        if (this.cluster !== cluster || this.shellReady) return;
+        this.shellReady = true;
+        this.startLines();
+        this.requestFlush();
+        this.schedule();
+      };
+      loadShellModule().then(ready, ready);
+    }
     // Objects that exist already (nodes registered while the cluster was built).
     for (const typeKey of MIRRORED_TYPES) {
       for (const obj of cluster.api.store.values(typeKey)) this.note(obj, false);
@@ -223,6 +287,8 @@ export class SimHost {
     }
     this.lastWall = this.opts.env.now();
     this.sendSnapshot();
+    this.supervisionSent = undefined;
+    this.postSupervision(true);
   }
 
   private onWrite(w: WriteRecord): void {
@@ -262,12 +328,13 @@ export class SimHost {
   private startLines(): void {
     const runner = this.runner;
     const cluster = this.cluster;
-    if (!runner || !cluster) return;
+    if (!runner || !cluster || !this.shellReady) return;
     while (this.lineQueue.length > 0) {
       // A line still waiting (a `kubectl delete` waiting for the pod to go) is interrupted the
       // way a person presses Ctrl-C to type the next command.
       if (runner.busy) runner.interrupt();
       const { line, id } = this.lineQueue.shift()!;
+      this.journalInput({ type: 'shell', line, ...(id !== undefined ? { id } : {}) });
       const m = SHELL_OBJECT.exec(line.trim());
       const object = m ? { kind: m[2].startsWith('d') ? 'Deployment' : 'Pod', namespace: m[4] ?? 'default', name: m[3].includes('/') ? m[3].split('/')[1] : m[3] } : undefined;
       cluster.trace.add('shell', line.trim(), object, 'action');
@@ -275,13 +342,104 @@ export class SimHost {
       runner.run(
         line,
         (c) => this.opts.post({ type: 'shellOutput', text: c.text, stream: c.stream, id }),
-        (exitCode) => this.opts.post({ type: 'shellOutput', text: '', id, done: true, exitCode }),
+        (exitCode) => this.opts.post({ type: 'shellOutput', text: '', id, done: true, exitCode, prompt: runner.prompt }),
       );
     }
   }
 
+  /** Tell the UI an input takes effect here (it keeps the journal to restore a crashed worker). */
+  private journalInput(msg: ToWorker): void {
+    const cluster = this.cluster;
+    if (!cluster || this.replaying) return;
+    this.opts.post({ type: 'journal', entry: { at: positionOf(cluster.clock, cluster.api), msg } });
+  }
+
+  /**
+   * Start where a crashed worker was: boot the same cluster, replay the journal, run to the
+   * recorded position, check the resourceVersion, then play or pause as before. Posts
+   * `restored`, then a snapshot; messages arriving meanwhile are handled afterwards.
+   */
+  private async restore(msg: Extract<ToWorker, { type: 'restore' }>): Promise<void> {
+    this.queued = [];
+    this.replaying = true;
+    let replayed = 0;
+    let failed: { entry: JournalEntry; message: string } | undefined;
+    let diverged: string | undefined;
+    const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+    try {
+      this.reset(msg.seed, true, msg.cluster);
+      const cluster = this.cluster!;
+      if (!this.shellReady) {
+        await loadShellModule().catch(() => undefined);
+        this.shellReady = true;
+      }
+      for (const entry of msg.entries) {
+        try {
+          if (!runTo(cluster.clock, entry.at)) {
+            diverged = `the replay could not reach the moment of "${describeInput(entry.msg)}"`;
+            break;
+          }
+        } catch (e) {
+          failed = { entry, message: errorText(e) };
+          break;
+        }
+        try {
+          if (entry.msg.type === 'edit') {
+            const m = await (editingModule ??= import('./editing'));
+            m.handleEdit(cluster, entry.msg.request);
+          } else {
+            this.dispatch(entry.msg);
+          }
+        } catch {
+          // The original run reported this error and went on; so does the replay.
+        }
+        replayed++;
+      }
+      if (!failed && !diverged) {
+        try {
+          if (!runTo(cluster.clock, msg.until)) diverged = 'the replay could not reach the last recorded moment';
+          else if (cluster.api.resourceVersion() !== msg.until.rv) diverged = `the API server is at resourceVersion ${cluster.api.resourceVersion()}, not ${msg.until.rv} as before`;
+        } catch (e) {
+          diverged = `the replay stopped: ${errorText(e)}`;
+        }
+      }
+      if (!msg.run.booting) this.boot = undefined;
+      else if (this.boot) this.boot.playAfter = msg.run.playing;
+      this.setRun({ playing: msg.run.playing, speed: clampSpeed(msg.run.speed), booting: this.boot ? true : undefined });
+    } catch (e) {
+      diverged = `the replay stopped: ${errorText(e)}`;
+    }
+    this.replaying = false;
+    this.lastWall = this.opts.env.now();
+    this.opts.post({ type: 'restored', replayed, total: msg.entries.length, ...(failed ? { failed } : {}), ...(diverged ? { diverged } : {}) });
+    this.sendSnapshot();
+    this.schedule();
+    const queued = this.queued;
+    this.queued = undefined;
+    for (const m of queued) this.handle(m);
+  }
+
   private pollLine(): void {
     if (this.runner?.busy) this.runner.poll();
+  }
+
+  /** Answer a YAML editor request (`editReply`), then send what its writes changed. */
+  private edit(id: number, request: EditRequest): void {
+    const cluster = this.cluster!;
+    editingModule ??= import('./editing');
+    editingModule.then(
+      (m) => {
+        if (this.cluster !== cluster) {
+          this.opts.post({ type: 'editReply', id, reply: { op: 'error', error: 'the cluster was reset meanwhile' } });
+          return;
+        }
+        if (isJournaled({ type: 'edit', id, request })) this.journalInput({ type: 'edit', id, request });
+        this.opts.post({ type: 'editReply', id, reply: m.handleEdit(cluster, request) });
+        this.requestFlush();
+        this.schedule();
+      },
+      (e: unknown) => this.opts.post({ type: 'editReply', id, reply: { op: 'error', error: `the editor's worker code did not load: ${String(e)}` } }),
+    );
   }
 
   // ------------------------------------------------------------------------------ time
@@ -401,22 +559,51 @@ export class SimHost {
     this.seq = 0;
     this.runChanged = false;
     this.lastTimeSent = cluster.clock.now();
+    this.lastEventsSent = cluster.clock.executed;
     this.lastPost = this.opts.env.now();
     this.opts.post({
       type: 'snapshot',
       protocol: PROTOCOL_VERSION,
       seq: this.seq,
       objects,
-      time: { now: cluster.clock.now(), epochMs: cluster.clock.epochMs },
+      time: { now: cluster.clock.now(), epochMs: cluster.clock.epochMs, events: cluster.clock.executed, rv: cluster.api.resourceVersion() },
       trace: [...this.recentTrace],
       run: { ...this.run },
     });
+  }
+
+  /**
+   * While the Supervision view subscribes: build the tree (at most every
+   * SUPERVISION_MIN_INTERVAL_MS of wall time unless `force`; a timer catches up on a throttled
+   * change) and send it when it differs from the last one sent.
+   */
+  private postSupervision(force: boolean): void {
+    const cluster = this.cluster;
+    if (!this.supervisionOn || !cluster) return;
+    const wall = this.opts.env.now();
+    const wait = this.supervisionAt + SUPERVISION_MIN_INTERVAL_MS - wall;
+    if (!force && wait > 0) {
+      if (this.supervisionTimer === undefined) {
+        this.supervisionTimer = this.opts.env.setTimeout(() => {
+          this.supervisionTimer = undefined;
+          this.postSupervision(false);
+        }, wait);
+      }
+      return;
+    }
+    this.supervisionAt = wall;
+    const tree = cluster.supervision ? cluster.supervision() : null;
+    const json = JSON.stringify(tree);
+    if (json === this.supervisionSent) return;
+    this.supervisionSent = json;
+    this.opts.post({ type: 'supervision', tree });
   }
 
   /** Send what changed since the last message (nothing at all when nothing did). */
   private flush(): void {
     const cluster = this.cluster;
     if (!cluster) return;
+    this.postSupervision(false);
     const upserts: ObjRecord[] = [];
     const removals: string[] = [];
     for (const uid of this.dirty) {
@@ -434,12 +621,14 @@ export class SimHost {
     }
     this.dirty.clear();
     const now = cluster.clock.now();
-    if (upserts.length === 0 && removals.length === 0 && this.pendingTrace.length === 0 && !this.runChanged && now === this.lastTimeSent) return;
+    const events = cluster.clock.executed;
+    if (upserts.length === 0 && removals.length === 0 && this.pendingTrace.length === 0 && !this.runChanged && now === this.lastTimeSent && events === this.lastEventsSent) return;
     const trace = this.pendingTrace;
     this.pendingTrace = [];
     this.lastTimeSent = now;
+    this.lastEventsSent = events;
     this.lastPost = this.opts.env.now();
-    const msg: FromWorker = { type: 'diff', seq: ++this.seq, upserts, removals, trace, time: { now, epochMs: cluster.clock.epochMs } };
+    const msg: FromWorker = { type: 'diff', seq: ++this.seq, upserts, removals, trace, time: { now, epochMs: cluster.clock.epochMs, events, rv: cluster.api.resourceVersion() } };
     if (this.runChanged) {
       msg.run = { ...this.run };
       this.runChanged = false;

@@ -5,6 +5,11 @@
 import type { HostCluster, ShellModule } from './cluster';
 import { runFallbackLine } from './fallbackShell';
 import type { Shell, ShellRun } from '../shell/shell';
+import type { Completion } from '../shell/complete';
+import type { CompletionInputs } from './completion';
+
+/** The laptop's prompt (src/shell/shell.ts HOST_PROMPT; repeated so this module does not load the shell). */
+const HOST_PROMPT = '$ ';
 
 /** A chunk of a line's output. */
 export interface LineOutput {
@@ -24,6 +29,10 @@ export interface LineRunner {
   poll(): void;
   /** Ctrl-C the running line. */
   interrupt(): void;
+  /** The prompt for the next line (`$ `, `root@k8s-lab-control-plane:/# ` inside a node). */
+  readonly prompt: string;
+  /** Tab completion of `line` at `cursor` (src/shell/complete.ts). */
+  complete(line: string, cursor: number): Completion;
 }
 
 /**
@@ -44,6 +53,9 @@ export const fallbackRunner: LineRunnerFactory = (cluster) => ({
   },
   poll() {},
   interrupt() {},
+  prompt: HOST_PROMPT,
+  // Completion's code comes with the shell chunk; until it is there, nothing completes.
+  complete: (_line, cursor) => ({ start: cursor, end: cursor, candidates: [] }),
 });
 
 /** Lines the fallback knows (the ones the UI's buttons issue). */
@@ -54,7 +66,7 @@ const FALLBACK_LINE = /^\s*kubectl\s+(delete\s+(pods?|po)(\/|\s)|scale\s+(deploy
  * the shell's kubectl does not implement yet (it ends at once, failing, without a word - no real
  * kubectl failure is silent) runs through the fallback instead, so the buttons always work.
  */
-export function shellRunner(shell: Shell, fallback?: LineRunner): LineRunner {
+export function shellRunner(shell: Shell, fallback?: LineRunner, completer?: (inputs: CompletionInputs, line: string, cursor: number) => Completion): LineRunner {
   let current: { run: ShellRun; onDone: (code: number) => void } | undefined;
   const finish = () => {
     if (current && current.run.done) {
@@ -87,6 +99,16 @@ export function shellRunner(shell: Shell, fallback?: LineRunner): LineRunner {
       current.run.interrupt();
       finish();
     },
+    get prompt() {
+      return shell.prompt;
+    },
+    complete(line, cursor) {
+      if (!completer) return { start: cursor, end: cursor, candidates: [] };
+      const env = shell.env;
+      const commands = new Set([...Object.keys(env.commands), ...shell.aliasTable().keys()]);
+      for (const l of shell.helpLines()) commands.add(l.split(/\s+/)[0]);
+      return completer({ api: shell.opts.ctx.api, commands: [...commands], files: env.ctx.files }, line, cursor);
+    },
   };
 }
 
@@ -118,7 +140,7 @@ export const defaultRunner: LineRunnerFactory = (cluster, wake) => {
   loadShellModule().then(
     (m) => {
       try {
-        inner = shellRunner(make(m), fallback);
+        inner = shellRunner(make(m), fallback, m.completeAgainst);
       } catch {
         // A shell that cannot start must not take the cluster down: the fallback still deletes and scales.
         inner = fallback;
@@ -146,6 +168,12 @@ export const defaultRunner: LineRunnerFactory = (cluster, wake) => {
     },
     interrupt() {
       inner?.interrupt();
+    },
+    get prompt() {
+      return inner?.prompt ?? HOST_PROMPT;
+    },
+    complete(line, cursor) {
+      return (inner ?? fallback).complete(line, cursor);
     },
   };
 };

@@ -5,14 +5,16 @@
 import type { Cluster } from '../engine/cluster';
 import type { TestCluster } from '../engine/testing/cluster';
 import { BOOKSHOP_FILES } from '../engine/cluster/bookshop';
+import { SHELF_CONTROLLER_FILES } from '../engine/cluster/appcontrollers';
 import { Shell } from '../shell/shell';
 import { MemoryFiles } from '../shell/files';
 import { makeKubectl } from '../shell/kubectl';
 import { createPlaygroundShell } from '../shell/playground';
+export { completeAgainst } from './completion';
 
-/** The bookshop repository as the shell's working directory. */
+/** The bookshop repository as the shell's working directory (with controller/reconcile.sh for `make controller`'s ConfigMap). */
 function bookshopRepo(): MemoryFiles {
-  return new MemoryFiles({ ...BOOKSHOP_FILES });
+  return new MemoryFiles({ ...BOOKSHOP_FILES, ...SHELF_CONTROLLER_FILES });
 }
 
 /** The laptop next to the kind cluster: kubectl, docker, kind. */

@@ -32,10 +32,30 @@ const host = new SimHost({
   makeCluster: (seed, kind) => (kind === 'test' ? newHostTestCluster(seed, BOOKSHOP) : newHostBootedCluster(seed)),
 });
 
+/** `?debug=1` on the page (sent with reset/restore): `debugCrash` is honoured. */
+let debug = false;
+
 self.onmessage = (ev: MessageEvent<unknown>) => {
   if (!isToWorker(ev.data)) {
     self.postMessage({ type: 'error', message: `unknown message: ${JSON.stringify(ev.data).slice(0, 200)}` } satisfies FromWorker);
     return;
   }
-  host.handle(ev.data);
+  const msg = ev.data;
+  if (msg.type === 'reset' || msg.type === 'restore') debug = msg.debug === true;
+  if (msg.type === 'debugCrash') {
+    // Crash recovery is tested by crashing for real: an exception nothing catches, as a bug would throw.
+    if (debug && msg.hang) {
+      // A worker stuck in a loop: it never fails, it stops answering (the page's watchdog notices).
+      for (;;) {
+        /* spin */
+      }
+    }
+    if (debug) {
+      setTimeout(() => {
+        throw new Error('debugCrash: the simulation worker was crashed on purpose (?debug=1)');
+      }, 0);
+    }
+    return;
+  }
+  host.handle(msg);
 };

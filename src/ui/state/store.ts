@@ -36,6 +36,24 @@ export interface ShellEntry {
   exitCode?: number;
   /** Virtual time the line was sent at. */
   time: number;
+  /** The output as it came, stream by stream (the terminal draws stderr in its own colour). */
+  chunks: { text: string; stream: 'stdout' | 'stderr' }[];
+}
+
+/** Candidates for the word `line.slice(start, end)` (the worker's `completions` answer). */
+export interface ShellCompletion {
+  start: number;
+  end: number;
+  candidates: string[];
+}
+
+/** A worker crash and its recovery: `restarting` (replay running), `restored`, or `failed` (no more restarts). */
+export interface Recovery {
+  state: 'restarting' | 'restored' | 'failed';
+  /** What happened and what was done, in words. */
+  message: string;
+  /** Why the worker stopped (the error it threw, or that it stopped answering). */
+  cause: string;
 }
 
 type Snapshot = Extract<FromWorker, { type: 'snapshot' }>;
@@ -52,13 +70,20 @@ export interface SimState {
   time: ClockInfo;
   run: RunState;
   shell: ShellEntry[];
+  /** The shell's prompt for the next line (`$ `, or `root@NODE:/# ` inside `docker exec -it NODE bash`). */
+  prompt: string;
   error?: string;
+  /**
+   * The simulation worker died and is being (or was) restarted by replaying the journal
+   * (src/ui/state/bridge.ts): what the banner tells the person.
+   */
+  recovery?: Recovery;
 
   // Session (UI) state
   selected?: Selection;
   /** Namespaces the user chose to show or hide (absent: the default, see `isNamespaceShown`). */
   namespaces: Record<string, boolean>;
-  view: 'map' | 'graph';
+  view: 'map' | 'graph' | 'supervision' | 'editor';
   traceFilter: { text: string; component: string };
 
   // Actions
@@ -67,6 +92,7 @@ export interface SimState {
   applyDiff(msg: Diff): boolean;
   shellOutput(msg: Extract<FromWorker, { type: 'shellOutput' }>): void;
   setError(message: string | undefined): void;
+  setRecovery(recovery: Recovery | undefined): void;
   select(sel: Selection | undefined): void;
   setNamespaceShown(ns: string, shown: boolean): void;
   setView(view: SimState['view']): void;
@@ -75,6 +101,12 @@ export interface SimState {
   send(msg: ToWorker): void;
   /** Run a shell line in the worker (recorded in `shell`). */
   runLine(line: string): void;
+  /** Ctrl-C the line still running in the worker. */
+  interrupt(): void;
+  /** Ask the worker to complete `line` at `cursor` (Tab). */
+  complete(line: string, cursor: number): Promise<ShellCompletion>;
+  /** The worker's answer to `complete`. */
+  completions(msg: Extract<FromWorker, { type: 'completions' }>): void;
 }
 
 /** Namespaces shown unless the user hides them. */
@@ -88,6 +120,9 @@ export function isNamespaceShown(state: Pick<SimState, 'namespaces'>, ns: string
 }
 
 let nextShellId = 0;
+let nextCompletionId = 0;
+/** Completions asked for and not answered yet, by request id (outside the immer state: they hold functions). */
+const pendingCompletions = new Map<number, (c: ShellCompletion) => void>();
 
 /** Create a store (one per app; tests make their own). */
 export function createSimStore(send: (msg: ToWorker) => void = () => {}) {
@@ -101,6 +136,7 @@ export function createSimStore(send: (msg: ToWorker) => void = () => {}) {
         time: { now: 0, epochMs: 0 },
         run: { playing: false, speed: 1, seed: 1, cluster: 'test' },
         shell: [],
+        prompt: '$ ',
         namespaces: {},
         view: 'map',
         traceFilter: { text: '', component: '' },
@@ -120,17 +156,23 @@ export function createSimStore(send: (msg: ToWorker) => void = () => {}) {
         applyDiff(msg) {
           const st = get();
           if (!st.connected || msg.seq !== st.seq + 1) return false;
-          set((s) => {
-            s.seq = msg.seq;
-            for (const r of msg.upserts) s.objects[r.uid] = r;
-            for (const uid of msg.removals) delete s.objects[uid];
-            if (msg.trace.length) {
-              s.trace.push(...msg.trace);
-              if (s.trace.length > TRACE_KEPT) s.trace.splice(0, s.trace.length - TRACE_KEPT);
-            }
-            if (msg.time.now !== s.time.now || msg.time.epochMs !== s.time.epochMs) s.time = msg.time;
-            if (msg.run) s.run = msg.run;
-          });
+          // A plain replacement, not an immer draft: with 1,000 pods, immer's finalize walked every
+          // record on every diff (most of the main thread in `npm run bench`). Records and the map
+          // are frozen as immer would, so later drafts skip them.
+          const patch: Partial<SimState> = { seq: msg.seq };
+          if (msg.upserts.length || msg.removals.length) {
+            const objects = { ...st.objects };
+            for (const r of msg.upserts) objects[r.uid] = Object.freeze(r);
+            for (const uid of msg.removals) delete objects[uid];
+            patch.objects = Object.freeze(objects);
+          }
+          if (msg.trace.length) {
+            const trace = st.trace.concat(msg.trace);
+            patch.trace = Object.freeze(trace.length > TRACE_KEPT ? trace.slice(trace.length - TRACE_KEPT) : trace) as TraceItem[];
+          }
+          if (msg.time.now !== st.time.now || msg.time.epochMs !== st.time.epochMs || msg.time.events !== st.time.events) patch.time = msg.time;
+          if (msg.run) patch.run = msg.run;
+          set(patch);
           return true;
         },
 
@@ -139,10 +181,18 @@ export function createSimStore(send: (msg: ToWorker) => void = () => {}) {
             const e = s.shell.find((x) => x.id === msg.id);
             if (!e) return;
             e.output += msg.text;
+            if (msg.text) e.chunks.push({ text: msg.text, stream: msg.stream ?? 'stdout' });
+            if (msg.done && msg.prompt !== undefined) s.prompt = msg.prompt;
             if (msg.done) {
               e.done = true;
               e.exitCode = msg.exitCode;
             }
+          });
+        },
+
+        setRecovery(recovery) {
+          set((s) => {
+            s.recovery = recovery;
           });
         },
 
@@ -181,10 +231,28 @@ export function createSimStore(send: (msg: ToWorker) => void = () => {}) {
         runLine(line) {
           const id = ++nextShellId;
           set((s) => {
-            s.shell.push({ id, line, output: '', done: false, time: s.time.now });
+            s.shell.push({ id, line, output: '', done: false, time: s.time.now, chunks: [] });
             if (s.shell.length > SHELL_KEPT) s.shell.splice(0, s.shell.length - SHELL_KEPT);
           });
           get().send({ type: 'shell', line, id });
+        },
+
+        interrupt() {
+          get().send({ type: 'interrupt' });
+        },
+
+        complete(line, cursor) {
+          const id = ++nextCompletionId;
+          return new Promise<ShellCompletion>((resolve) => {
+            pendingCompletions.set(id, resolve);
+            get().send({ type: 'complete', id, line, cursor });
+          });
+        },
+
+        completions(msg) {
+          const resolve = pendingCompletions.get(msg.id);
+          pendingCompletions.delete(msg.id);
+          resolve?.({ start: msg.start, end: msg.end, candidates: msg.candidates });
         },
       })),
     ),

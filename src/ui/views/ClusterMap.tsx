@@ -3,12 +3,14 @@
  * namespace/name order, and a panel for pods no node has taken yet. Panels and chips keep their
  * order as pods come and go, so nothing jumps on a projector.
  */
-import { memo, useEffect, useRef } from 'react';
+import { memo, useDeferredValue, useEffect, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ObjRecord } from '../../protocol/messages';
 import { isNamespaceShown, simStore, useSim } from '../state/store';
 import { podsOnNode, selectionOf, useHiddenPodCount, useNamespaceCounts, useNodeUids, useObject, useUnplacedPodUids } from '../state/selectors';
 import { nodeTone, podTone, ToneIcon, TONE_WORDS } from './status';
+import { ActionMenu } from './ActionMenu';
+import { nodeActions } from './actions';
 
 /** Strip the well-known prefixes from a taint key for the short summary. */
 function shortTaintKey(key: string): string {
@@ -91,7 +93,9 @@ function NodeStatus({ rec }: { rec: ObjRecord }) {
 const NodePanel = memo(function NodePanel({ uid }: { uid: string }) {
   const rec = useObject(uid);
   const name = rec?.name ?? '';
-  const keys = usePodKeysOnNode(name);
+  // Deferred: a burst of new pods (a ReplicaSet creates up to 500 at once) mounts in an
+  // interruptible render instead of one long frame.
+  const keys = useDeferredValue(usePodKeysOnNode(name));
   const hidden = useHiddenPodCount(name);
   const selected = useSim((s) => s.selected?.uid === uid);
   if (!rec) return null;
@@ -110,6 +114,7 @@ const NodePanel = memo(function NodePanel({ uid }: { uid: string }) {
           {name}
         </button>
         <NodeStatus rec={rec} />
+        <ActionMenu target={`node ${name}`} actions={nodeActions({ name, unschedulable: rec.unschedulable ?? false })} />
       </header>
       <dl className="node-meta">
         <div>
@@ -158,7 +163,7 @@ const NodePanel = memo(function NodePanel({ uid }: { uid: string }) {
  * when a pod waits for a moment), and in view when a replacement pod appears.
  */
 function PendingStrip() {
-  const uids = useUnplacedPodUids();
+  const uids = useDeferredValue(useUnplacedPodUids());
   return (
     <section className={`pending-strip${uids.length ? ' has-pods' : ''}`} aria-label="Pending (unscheduled) pods">
       <h3 className="pending-title">
@@ -206,7 +211,8 @@ function NamespaceFilter() {
 /** Marks the moment the first pods are on screen (`performance.getEntriesByName('first-pods-drawn')`). */
 function useFirstPodsMark(): void {
   const any = useSim((s) => {
-    for (const o of Object.values(s.objects)) if (o.kind === 'Pod') return true;
+    // for...in stops at the first pod without copying every record (this runs on every diff).
+    for (const uid in s.objects) if (s.objects[uid].kind === 'Pod') return true;
     return false;
   });
   const marked = useRef(false);

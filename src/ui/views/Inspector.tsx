@@ -10,6 +10,9 @@ import { simStore, useSim, type Selection } from '../state/store';
 import { childrenOf, ownerChain, resolveSelection, useSelectedRecord } from '../state/selectors';
 import { nodeTone, podTone, ToneIcon } from './status';
 import { taintText } from './ClusterMap';
+import { ActionMenu } from './ActionMenu';
+import { nodeActions, podActions } from './actions';
+import { openInEditor } from '../editor/editorState';
 
 /** The shell line that deletes a pod. */
 export function deletePodLine(rec: Pick<ObjRecord, 'name' | 'namespace'>): string {
@@ -303,10 +306,28 @@ export function Inspector() {
             {rec.namespace ? <span className="muted"> in {rec.namespace}</span> : null}
           </p>
           <p className="insp-name">{rec.name}</p>
+          <button
+            type="button"
+            className="btn btn-small insp-edit-yaml"
+            onClick={() => openInEditor({ kind: rec.kind, namespace: rec.namespace, name: rec.name })}
+            title={`Open ${rec.kind} ${rec.name} in the YAML editor (as kubectl edit does)`}
+          >
+            Edit YAML
+          </button>
           {rec.kind === 'Pod' ? <PodDetails rec={rec} /> : rec.kind === 'Node' ? <NodeDetails rec={rec} /> : <WorkloadDetails rec={rec} />}
           {rec.kind !== 'Node' ? <Breadcrumbs rec={rec} /> : null}
           {rec.kind === 'Pod' ? <DeleteAction rec={rec} /> : null}
           {rec.kind === 'Deployment' ? <ScaleAction key={rec.uid} rec={rec} /> : null}
+          {rec.kind === 'Node' ? (
+            <div className="action">
+              <ActionMenu target={`node ${rec.name}`} label="Node actions" actions={nodeActions({ name: rec.name, unschedulable: rec.unschedulable ?? false })} />
+            </div>
+          ) : null}
+          {rec.kind === 'Pod' && !rec.deleting && rec.namespace && podActions({ namespace: rec.namespace, name: rec.name }).length > 1 ? (
+            <div className="action">
+              <ActionMenu target={`pod ${rec.namespace}/${rec.name}`} label="More actions" actions={podActions({ namespace: rec.namespace, name: rec.name, mirror: !!rec.mirror }).filter((a) => a.id !== 'delete')} />
+            </div>
+          ) : null}
           <Owned rec={rec} />
           {rec.kind !== 'Node' ? <Labels labels={rec.labels} /> : null}
         </div>

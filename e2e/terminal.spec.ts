@@ -1,0 +1,193 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * The terminal under the map (issue #7, "Terminal"), as a learner uses it: list the bookshop's
+ * pods, delete a catalog pod, see the replacement in the next listing; Ctrl-C ends a watch; Tab
+ * completes; `docker exec -it k8s-lab-control-plane bash` moves the prompt into the node.
+ * What is asserted is the terminal's text as drawn (xterm's buffer, exposed as
+ * `window.__terminal`). Deterministic: seed 1, started paused, time moved only by the controls.
+ */
+
+// (Page functions as strings: the e2e tsconfig has no DOM types.)
+const terminalText = (page: Page) => page.evaluate<string>('window.__terminal ? window.__terminal.text() : ""');
+const promptNow = (page: Page) => page.evaluate<string>('window.__terminal ? window.__terminal.prompt() : ""');
+
+/** The text printed after the last occurrence of `marker`. */
+async function after(page: Page, marker: string): Promise<string> {
+  const t = await terminalText(page);
+  const i = t.lastIndexOf(marker);
+  return i < 0 ? '' : t.slice(i + marker.length);
+}
+
+const count = (text: string, marker: string) => text.split(marker).length - 1;
+
+/** Focus the terminal (a click on a control takes the focus away). */
+async function focusTerminal(page: Page) {
+  await page.getByRole('region', { name: 'Terminal' }).locator('.xterm').click();
+}
+
+async function typeLine(page: Page, line: string) {
+  await page.keyboard.type(line);
+  await page.keyboard.press('Enter');
+}
+
+/** Type `line` at the laptop's prompt and wait until it has run and the prompt is back; returns its output. */
+async function run(page: Page, line: string): Promise<string> {
+  const marker = `$ ${line}`;
+  const before = count(await terminalText(page), marker);
+  await typeLine(page, line);
+  await expect.poll(async () => {
+    const t = await terminalText(page);
+    // Echoed once (the typing is the echo), then the output, then the prompt again.
+    return count(t, marker) === before + 1 && t.endsWith('\n$') && (await promptNow(page)) === '$ ';
+  }).toBe(true);
+  const out = await after(page, marker);
+  return out.slice(0, out.lastIndexOf('\n$'));
+}
+
+test('kubectl in the terminal: get, delete, the replacement; Ctrl-C; Tab; the node prompt', async ({ page }, testInfo) => {
+  test.setTimeout(180_000);
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  await page.addInitScript('localStorage.clear()');
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?seed=1&paused=1');
+  await expect(page.getByTestId('cluster-state')).toHaveText('paused', { timeout: 60_000 });
+
+  // The terminal replaced the command bar and shows the laptop's prompt.
+  const term = page.getByRole('region', { name: 'Terminal' });
+  await expect(term.locator('.xterm')).toBeVisible();
+  await expect.poll(() => promptNow(page)).toBe('$ ');
+  await term.locator('.xterm').click();
+
+  // 1. The bookshop's pods, as kubectl prints them.
+  const listing = await run(page, 'kubectl get pods -n bookshop');
+  expect(listing).toMatch(/NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE/);
+  const catalog = [...listing.matchAll(/^(catalog-\S+)\s+1\/1\s+Running/gm)].map((m) => m[1]);
+  expect(catalog).toHaveLength(2);
+  await page.screenshot({ path: testInfo.outputPath('terminal-1-get-pods-1280.png') });
+
+  // 2. Delete one: kubectl waits for it to go (in cluster time), so move time on.
+  const victim = catalog[0];
+  await typeLine(page, `kubectl delete pod ${victim} -n bookshop`);
+  await expect.poll(() => after(page, `$ kubectl delete pod ${victim} -n bookshop`)).toContain(`pod "${victim}" deleted`);
+  await page.getByRole('button', { name: '+1 min' }).click();
+  await expect.poll(() => promptNow(page), { timeout: 30_000 }).toBe('$ ');
+  await focusTerminal(page);
+
+  // 3. The listing again: the victim is gone, a new catalog pod replaced it.
+  const again = await run(page, 'kubectl get pods -n bookshop');
+  const catalogAgain = [...again.matchAll(/^(catalog-\S+)\s+\d\/1/gm)].map((m) => m[1]);
+  expect(catalogAgain).not.toContain(victim);
+  expect(catalogAgain).toHaveLength(2);
+  expect(catalogAgain.filter((n) => !catalog.includes(n))).toHaveLength(1);
+
+  // 4. A watch runs until Ctrl-C ends it; the prompt comes back.
+  await page.getByRole('button', { name: 'Play' }).click();
+  await focusTerminal(page);
+  await typeLine(page, 'kubectl get pods -n bookshop -w');
+  await expect.poll(() => after(page, '$ kubectl get pods -n bookshop -w')).toMatch(/NAME\s+READY\s+STATUS/);
+  await expect.poll(() => promptNow(page)).toBe('');
+  await page.keyboard.press('Control+C');
+  await expect.poll(() => promptNow(page)).toBe('$ ');
+  expect(await after(page, '$ kubectl get pods -n bookshop -w')).toContain('^C');
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await focusTerminal(page);
+
+  // 5. Tab completes a resource type.
+  await page.keyboard.type('kubectl get depl');
+  await page.keyboard.press('Tab');
+  await expect.poll(async () => (await terminalText(page)).split('\n').at(-1)).toBe('$ kubectl get deployments');
+  await page.keyboard.type('-n bookshop');
+  await page.keyboard.press('Enter');
+  await expect.poll(() => after(page, '$ kubectl get deployments -n bookshop')).toMatch(/catalog\s+2\/2/);
+  await expect.poll(() => promptNow(page)).toBe('$ ');
+
+  // Several candidates: the first Tab adds what they share, the second lists them (as bash does).
+  await page.keyboard.type('kubectl get pods -n bookshop cat');
+  await page.keyboard.press('Tab');
+  const rs = catalogAgain[0].replace(/-[a-z0-9]{5}$/, '-');
+  await expect.poll(async () => (await terminalText(page)).split('\n').at(-1)).toBe(`$ kubectl get pods -n bookshop ${rs}`);
+  await page.keyboard.press('Tab');
+  await expect.poll(async () => (await terminalText(page)).split('\n').slice(-2)).toEqual([
+    expect.stringMatching(new RegExp(`^${catalogAgain.toSorted().join('\\s+')}$`)),
+    `$ kubectl get pods -n bookshop ${rs}`,
+  ]);
+  await page.keyboard.press('Control+U');
+
+  // 6. Into the control-plane node: the prompt says where the shell is; exit leaves.
+  await typeLine(page, 'docker exec -it k8s-lab-control-plane bash');
+  await expect.poll(() => promptNow(page)).toBe('root@k8s-lab-control-plane:/# ');
+  await expect.poll(async () => (await terminalText(page)).split('\n').at(-1)).toBe('root@k8s-lab-control-plane:/#');
+  await page.screenshot({ path: testInfo.outputPath('terminal-2-node-prompt-1280.png') });
+  await typeLine(page, 'hostname');
+  await expect.poll(() => after(page, 'root@k8s-lab-control-plane:/# hostname')).toContain('k8s-lab-control-plane');
+  await typeLine(page, 'exit');
+  await expect.poll(() => promptNow(page)).toBe('$ ');
+
+  // 7. History: Up brings back the last line.
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(async () => (await terminalText(page)).split('\n').at(-1)).toBe('$ exit');
+  await page.keyboard.press('Control+U');
+
+  // 8. Ctrl-L clears the screen down to the prompt.
+  await page.keyboard.press('Control+L');
+  await expect.poll(() => terminalText(page)).toBe('$');
+
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: testInfo.outputPath('terminal-3-1920.png') });
+  expect(errors).toEqual([]);
+});
+
+test('a line run from the inspector is echoed in the terminal with its output', async ({ page }, testInfo) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto('/?seed=2&paused=1');
+  await expect(page.getByTestId('cluster-state')).toHaveText('paused', { timeout: 60_000 });
+  await expect(page.getByRole('region', { name: 'Terminal' }).locator('.xterm')).toBeVisible();
+  const web = page.locator('[data-node*="worker"] [data-pod^="web-"]');
+  const victim = (await web.first().getAttribute('data-pod'))!;
+  await web.first().click();
+  await page.getByTestId('inspector').getByRole('button', { name: 'Delete pod' }).click();
+  await expect.poll(() => after(page, `$ kubectl delete pod ${victim} -n bookshop`)).toContain(`pod "${victim}" deleted`);
+  expect(count(await terminalText(page), `$ kubectl delete pod ${victim} -n bookshop`)).toBe(1);
+  await page.getByRole('button', { name: '+1 min' }).click();
+  await expect.poll(() => promptNow(page), { timeout: 30_000 }).toBe('$ ');
+  await focusTerminal(page);
+  const pods = await run(page, 'kubectl get pods -n bookshop');
+  expect(pods).not.toContain(victim);
+  await page.screenshot({ path: testInfo.outputPath('terminal-4-inspector-echo-1920.png') });
+});
+
+test('a here-document pasted whole is applied as one input', async ({ page }) => {
+  test.setTimeout(150_000);
+  await page.goto('/?seed=1&paused=1');
+  await expect(page.getByTestId('cluster-state')).toHaveText('paused', { timeout: 60_000 });
+  const xterm = page.getByRole('region', { name: 'Terminal' }).locator('.xterm');
+  await expect(xterm).toBeVisible();
+  await xterm.click();
+  const doc = ['kubectl apply -f - <<EOF', 'apiVersion: v1', 'kind: ConfigMap', 'metadata:', '  name: pasted', '  namespace: bookshop', 'data:', '  greeting: hello', 'EOF', 'kubectl get configmap pasted -n bookshop', ''].join('\n');
+  // Paste as the browser delivers it: a paste event on xterm's textarea.
+  await page.evaluate(`(() => {
+    const dt = new DataTransfer();
+    dt.setData('text/plain', ${JSON.stringify(doc)});
+    document.querySelector('.xterm-helper-textarea').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  })()`);
+  await expect.poll(() => terminalText(page)).toContain('configmap/pasted created');
+  await expect.poll(() => after(page, '$ kubectl get configmap pasted -n bookshop')).toMatch(/pasted\s+1\s+/);
+  expect(await terminalText(page)).toContain('> EOF');
+
+  // The history survives a reload: Up brings back the last line typed.
+  await page.reload();
+  await expect(page.getByTestId('cluster-state')).toHaveText('paused', { timeout: 60_000 });
+  await expect.poll(() => promptNow(page)).toBe('$ ');
+  await focusTerminal(page);
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(() => terminalText(page)).toBe('$ kubectl get configmap pasted -n bookshop');
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(() => terminalText(page)).toBe('$ kubectl apply -f - <<EOF');
+});

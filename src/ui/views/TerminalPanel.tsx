@@ -1,0 +1,104 @@
+/**
+ * The bottom panel under the map: the terminal (xterm.js, src/ui/terminal/Terminal.tsx), loaded
+ * on demand in its own chunk so xterm never enters the initial bundle. Until the chunk is there
+ * (or if it fails to load) the one-line command bar stands in, running the same lines.
+ *
+ * The panel's height follows a drag on its top edge (a separator: pointer, or arrow keys when
+ * focused), kept in localStorage; by default about a quarter of the window, so the map stays usable
+ * at 1280x720.
+ */
+import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { CommandBar } from './CommandBar';
+
+const ShellTerminal = lazy(() => import('../terminal/Terminal'));
+
+/** localStorage key of the panel height (CSS px). */
+const HEIGHT_KEY = 'cluster-playground:terminal-height';
+/** Bounds of the panel height (CSS px). */
+const MIN_HEIGHT = 120;
+/** Arrow-key step of the separator (CSS px). */
+const STEP = 24;
+
+/** Falls back to the command bar when the terminal's chunk cannot load. */
+class FallbackOnError extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? <CommandBar /> : this.props.children;
+  }
+}
+
+function maxHeight(): number {
+  return Math.max(MIN_HEIGHT, Math.round(window.innerHeight * 0.7));
+}
+
+function defaultHeight(): number {
+  return Math.round(Math.min(420, Math.max(170, window.innerHeight * 0.27)));
+}
+
+function initialHeight(): number {
+  try {
+    const v = Number(localStorage.getItem(HEIGHT_KEY));
+    if (Number.isFinite(v) && v >= MIN_HEIGHT) return Math.min(v, maxHeight());
+  } catch {
+    // no storage: the default
+  }
+  return defaultHeight();
+}
+
+/** The terminal, or the command bar while it loads. */
+export function TerminalPanel() {
+  const [height, setHeight] = useState(initialHeight);
+  const clamp = (h: number) => Math.round(Math.min(maxHeight(), Math.max(MIN_HEIGHT, h)));
+  useEffect(() => {
+    try {
+      localStorage.setItem(HEIGHT_KEY, String(height));
+    } catch {
+      // not kept
+    }
+  }, [height]);
+  const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    const startY = e.clientY;
+    const startH = height;
+    const target = e.currentTarget;
+    target.setPointerCapture(e.pointerId);
+    const move = (ev: PointerEvent) => setHeight(clamp(startH + (startY - ev.clientY)));
+    const up = () => {
+      target.removeEventListener('pointermove', move);
+      target.removeEventListener('pointerup', up);
+    };
+    target.addEventListener('pointermove', move);
+    target.addEventListener('pointerup', up);
+  };
+  return (
+    <section className="term-panel" aria-label="Terminal" style={{ height }}>
+      <div
+        className="term-resizer"
+        role="separator"
+        aria-orientation="horizontal"
+        aria-label="Resize the terminal"
+        aria-valuemin={MIN_HEIGHT}
+        aria-valuemax={maxHeight()}
+        aria-valuenow={height}
+        tabIndex={0}
+        onPointerDown={onPointerDown}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowUp') setHeight((h) => clamp(h + STEP));
+          else if (e.key === 'ArrowDown') setHeight((h) => clamp(h - STEP));
+          else return;
+          e.preventDefault();
+        }}
+        onDoubleClick={() => setHeight(defaultHeight())}
+        title="Drag to resize the terminal (double-click: default height)"
+      />
+      <FallbackOnError>
+        <Suspense fallback={<CommandBar />}>
+          <ShellTerminal />
+        </Suspense>
+      </FallbackOnError>
+    </section>
+  );
+}
