@@ -208,6 +208,9 @@ function NamespaceFilter() {
   );
 }
 
+/** Window event sent once the first pods are on screen (what waits for the first paint listens to it). */
+export const FIRST_PODS_DRAWN_EVENT = 'playground:first-pods-drawn';
+
 /** Marks the moment the first pods are on screen (`performance.getEntriesByName('first-pods-drawn')`). */
 function useFirstPodsMark(): void {
   const any = useSim((s) => {
@@ -220,6 +223,7 @@ function useFirstPodsMark(): void {
     if (any && !marked.current) {
       marked.current = true;
       performance.mark('first-pods-drawn');
+      window.dispatchEvent(new Event(FIRST_PODS_DRAWN_EVENT));
     }
   }, [any]);
 }

@@ -9,6 +9,7 @@
  */
 import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { CommandBar } from './CommandBar';
+import { FIRST_PODS_DRAWN_EVENT } from './ClusterMap';
 
 const ShellTerminal = lazy(() => import('../terminal/Terminal'));
 
@@ -18,6 +19,29 @@ const HEIGHT_KEY = 'cluster-playground:terminal-height';
 const MIN_HEIGHT = 120;
 /** Arrow-key step of the separator (CSS px). */
 const STEP = 24;
+
+/**
+ * Wall ms after which the terminal chunk loads even if no pod has been drawn yet (a bare or slow
+ * cluster). Normally it loads right after the first pods are on screen, so xterm (about 90 KB
+ * gzip) does not compete with the worker and the first draw for the network and the main thread.
+ */
+const LOAD_AFTER_MS = 4000;
+
+/** True once the terminal chunk may load: after the first pods are drawn, or LOAD_AFTER_MS. */
+function useDeferredLoad(): boolean {
+  const [ready, setReady] = useState(() => performance.getEntriesByName('first-pods-drawn').length > 0);
+  useEffect(() => {
+    if (ready) return;
+    const go = () => setReady(true);
+    window.addEventListener(FIRST_PODS_DRAWN_EVENT, go, { once: true });
+    const t = window.setTimeout(go, LOAD_AFTER_MS);
+    return () => {
+      window.removeEventListener(FIRST_PODS_DRAWN_EVENT, go);
+      window.clearTimeout(t);
+    };
+  }, [ready]);
+  return ready;
+}
 
 /** Falls back to the command bar when the terminal's chunk cannot load. */
 class FallbackOnError extends Component<{ children: ReactNode }, { failed: boolean }> {
@@ -51,6 +75,7 @@ function initialHeight(): number {
 /** The terminal, or the command bar while it loads. */
 export function TerminalPanel() {
   const [height, setHeight] = useState(initialHeight);
+  const load = useDeferredLoad();
   const clamp = (h: number) => Math.round(Math.min(maxHeight(), Math.max(MIN_HEIGHT, h)));
   useEffect(() => {
     try {
@@ -94,11 +119,15 @@ export function TerminalPanel() {
         onDoubleClick={() => setHeight(defaultHeight())}
         title="Drag to resize the terminal (double-click: default height)"
       />
-      <FallbackOnError>
-        <Suspense fallback={<CommandBar />}>
-          <ShellTerminal />
-        </Suspense>
-      </FallbackOnError>
+      {load ? (
+        <FallbackOnError>
+          <Suspense fallback={<CommandBar />}>
+            <ShellTerminal />
+          </Suspense>
+        </FallbackOnError>
+      ) : (
+        <CommandBar />
+      )}
     </section>
   );
 }
