@@ -34,7 +34,7 @@ import { selectorFromSet } from '../api/labels';
 import { parseRfc3339 } from '../clock';
 import { metaNamespaceKey, splitMetaNamespaceKey } from '../client/informer';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, RateLimitingQueue, startWorkers, type ReconcileResult } from '../client/workqueue';
-import { canonicalJson, isNamespaceTerminatingError, isPodReady, isPodTerminal } from './util';
+import { canonicalJson, findServicePort, isNamespaceTerminatingError, isPodReady, isPodTerminal, type ServicePortSpec } from './util';
 
 /** Component name (Event source). Source: endpoints_controller.go (`NewEndpointController`: `endpoint-controller`). */
 export const ENDPOINTS_COMPONENT = 'endpoint-controller';
@@ -75,24 +75,6 @@ export interface EndpointSubset {
   ports?: EndpointPortV1[];
 }
 
-interface ServicePort {
-  name?: string;
-  protocol?: string;
-  port: number;
-  targetPort?: number | string;
-  appProtocol?: string;
-}
-
-/** `podutil.FindPort`: the port number a service port's targetPort means on this pod. */
-function findPort(pod: KubeObject, sp: ServicePort): number | undefined {
-  const target = sp.targetPort ?? sp.port;
-  if (typeof target === 'number') return target;
-  if (/^\d+$/.test(target)) return Number(target);
-  const protocol = sp.protocol ?? 'TCP';
-  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always')];
-  for (const c of containers) for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === protocol) return p.containerPort;
-  return undefined;
-}
 
 /** `endpointsliceutil.ShouldPodBeInEndpoints(pod, includeTerminating)`. */
 function shouldPodBeInEndpoints(pod: KubeObject, includeTerminating: boolean): boolean {
@@ -306,7 +288,7 @@ export function newEndpointsController(ctx: ControllerContext): Controller {
     const selected = pods.lister.list(namespace, selectorFromSet(selector));
     const trigger = triggerTime(key, svc, selected);
     const publishNotReady = !!svc.spec?.publishNotReadyAddresses;
-    const svcPorts = (svc.spec?.ports ?? []) as ServicePort[];
+    const svcPorts = (svc.spec?.ports ?? []) as ServicePortSpec[];
     const entries: { addr: EndpointAddress; port?: EndpointPortV1; ready: boolean }[] = [];
     let ready = 0;
     let notReady = 0;
@@ -320,7 +302,7 @@ export function newEndpointsController(ctx: ControllerContext): Controller {
         continue;
       }
       for (const sp of svcPorts) {
-        const port = findPort(pod, sp);
+        const port = findServicePort(pod, sp);
         if (port === undefined) continue;
         const epp: EndpointPortV1 = { name: sp.name ?? '', port, protocol: sp.protocol ?? 'TCP' };
         if (!epp.name) delete epp.name;

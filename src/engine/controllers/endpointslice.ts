@@ -42,7 +42,7 @@ import {
   startWorkers,
   type ReconcileResult,
 } from '../client/workqueue';
-import { canonicalJson, isNamespaceTerminatingError, isPodReady, isPodTerminal, newControllerRef } from './util';
+import { canonicalJson, findServicePort, isNamespaceTerminatingError, isPodReady, isPodTerminal, type ServicePortSpec, newControllerRef } from './util';
 
 /** Component name (Event source). Source: endpointslice_controller.go (`ControllerName`'s recorder). */
 export const ENDPOINTSLICE_COMPONENT = 'endpointslice-controller';
@@ -88,33 +88,12 @@ interface Endpoint {
   zone?: string;
 }
 
-/** A service port as stored. */
-interface ServicePort {
-  name?: string;
-  protocol?: string;
-  port: number;
-  targetPort?: number | string;
-  appProtocol?: string;
-}
-
-/** `podutil.FindPort`: the container port a service port's targetPort names, or undefined. */
-function findPort(pod: KubeObject, sp: ServicePort): number | undefined {
-  const target = sp.targetPort ?? sp.port;
-  if (typeof target === 'number') return target;
-  if (/^\d+$/.test(target)) return Number(target);
-  const protocol = sp.protocol ?? 'TCP';
-  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always')];
-  for (const c of containers) {
-    for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === protocol) return p.containerPort;
-  }
-  return undefined;
-}
 
 /** `getEndpointPorts`. */
 function endpointPorts(svc: KubeObject, pod: KubeObject): EndpointPort[] {
   const out: EndpointPort[] = [];
-  for (const sp of (svc.spec?.ports ?? []) as ServicePort[]) {
-    const port = findPort(pod, sp);
+  for (const sp of (svc.spec?.ports ?? []) as ServicePortSpec[]) {
+    const port = findServicePort(pod, sp);
     if (port === undefined) continue;
     out.push({ name: sp.name ?? '', protocol: sp.protocol ?? 'TCP', port, ...(sp.appProtocol ? { appProtocol: sp.appProtocol } : {}) });
   }

@@ -370,3 +370,27 @@ export function isNamespaceTerminatingError(e: unknown): boolean {
   const err = e as { code?: number; message?: string } | undefined;
   return !!err && err.code === 403 && typeof err.message === 'string' && err.message.includes('because it is being terminated');
 }
+
+/** A Service port as stored (`v1.ServicePort`). */
+export interface ServicePortSpec {
+  name?: string;
+  protocol?: string;
+  port: number;
+  targetPort?: number | string;
+  appProtocol?: string;
+}
+
+/**
+ * `podutil.FindPort` (pkg/api/v1/pod/util.go): the container port a Service port's targetPort
+ * means on this pod (a number as is, a name looked up in the containers' and sidecar init
+ * containers' ports with the same protocol), or undefined when the pod has no such port.
+ */
+export function findServicePort(pod: KubeObject, sp: ServicePortSpec): number | undefined {
+  const target = sp.targetPort ?? sp.port;
+  if (typeof target === 'number') return target;
+  if (/^\d+$/.test(target)) return Number(target);
+  const protocol = sp.protocol ?? 'TCP';
+  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always')];
+  for (const c of containers) for (const p of c.ports ?? []) if (p.name === target && (p.protocol ?? 'TCP') === protocol) return p.containerPort;
+  return undefined;
+}
