@@ -401,7 +401,15 @@ function fontSizeFor(width: number): number {
 }
 
 /** The terminal panel's content (default export for React.lazy). */
-export default function ShellTerminal() {
+/** Props of the terminal: the panel's collapse state, shown as a toggle in the title bar. */
+export interface ShellTerminalProps {
+  /** The panel is folded down to its title bar (the session keeps running). */
+  collapsed?: boolean;
+  /** Fold or unfold the panel. */
+  onToggleCollapsed?: () => void;
+}
+
+export default function ShellTerminal({ collapsed = false, onToggleCollapsed }: ShellTerminalProps = {}) {
   const ref = useRef<HTMLDivElement>(null);
   const session = useRef<TerminalSession | undefined>(undefined);
   const [readerMode, setReaderMode] = useState(false);
@@ -426,8 +434,13 @@ export default function ShellTerminal() {
         <label className="term-reader small">
           <input type="checkbox" checked={readerMode} onChange={(e) => setReaderMode(e.target.checked)} /> Screen reader mode
         </label>
+        {onToggleCollapsed ? (
+          <button type="button" className="term-toggle" aria-expanded={!collapsed} aria-controls="term-host" onClick={onToggleCollapsed}>
+            {collapsed ? '▴ Show' : '▾ Hide'}
+          </button>
+        ) : null}
       </div>
-      <div className="term-host" ref={ref} role="region" aria-labelledby="term-title" onClick={() => session.current?.focus()} />
+      <div className="term-host" id="term-host" ref={ref} role="region" aria-labelledby="term-title" onClick={() => session.current?.focus()} />
     </div>
   );
 }

@@ -13,6 +13,8 @@ import { FIRST_PODS_DRAWN_EVENT } from './ClusterMap';
 
 const ShellTerminal = lazy(() => import('../terminal/Terminal'));
 
+/** localStorage key of the folded state ('1' = folded down to the title bar). */
+const COLLAPSED_KEY = 'cluster-playground:terminal-collapsed';
 /** localStorage key of the panel height (CSS px). */
 const HEIGHT_KEY = 'cluster-playground:terminal-height';
 /** Bounds of the panel height (CSS px). */
@@ -76,6 +78,22 @@ function initialHeight(): number {
 export function TerminalPanel() {
   const [height, setHeight] = useState(initialHeight);
   const load = useDeferredLoad();
+  const [collapsed, setCollapsed] = useState(() => {
+    try {
+      return localStorage.getItem(COLLAPSED_KEY) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const toggle = () =>
+    setCollapsed((c) => {
+      try {
+        localStorage.setItem(COLLAPSED_KEY, c ? '0' : '1');
+      } catch {
+        // not kept
+      }
+      return !c;
+    });
   const clamp = (h: number) => Math.round(Math.min(maxHeight(), Math.max(MIN_HEIGHT, h)));
   useEffect(() => {
     try {
@@ -99,7 +117,7 @@ export function TerminalPanel() {
     target.addEventListener('pointerup', up);
   };
   return (
-    <section className="term-panel" aria-label="Terminal" style={{ height }}>
+    <section className={`term-panel${collapsed && load ? ' is-collapsed' : ''}`} aria-label="Terminal" style={collapsed && load ? undefined : { height }}>
       <div
         className="term-resizer"
         role="separator"
@@ -122,7 +140,7 @@ export function TerminalPanel() {
       {load ? (
         <FallbackOnError>
           <Suspense fallback={<CommandBar />}>
-            <ShellTerminal />
+            <ShellTerminal collapsed={collapsed} onToggleCollapsed={toggle} />
           </Suspense>
         </FallbackOnError>
       ) : (
