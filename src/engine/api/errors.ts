@@ -110,6 +110,7 @@ export type StatusReason =
   | 'UnsupportedMediaType'
   | 'RequestEntityTooLarge'
   | 'ServiceUnavailable'
+  | 'TooManyRequests'
   | 'InternalError'
   | 'Timeout'
   | 'Unknown';
@@ -182,7 +183,8 @@ export class ApiError extends Error {
     if (s.reason === 'Invalid' && s.details?.causes?.length) {
       const kind = s.details.kind ? s.details.kind.charAt(0).toUpperCase() + s.details.kind.slice(1) : 'Object';
       const causes = s.details.causes;
-      const head = `The ${kind} "${s.details.name ?? ''}" is invalid: `;
+      // checkErr: no kind and no name (a PATCH's strict decoding error) reads "The request is invalid".
+      const head = !s.details.kind && !s.details.name ? 'The request is invalid: ' : `The ${kind} "${s.details.name ?? ''}" is invalid: `;
       if (causes.length === 1) return head + causeText(causes[0]);
       return head + '\n' + causes.map((c) => `* ${causeText(c)}`).join('\n');
     }

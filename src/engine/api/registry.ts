@@ -53,43 +53,93 @@ function rt(
 }
 
 const REPLICAS = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' };
+/** A ReplicationController's scale: its selector is a map, served from `.spec.selector`. */
+const REPLICAS_RC = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' };
 
-/** The built-in kinds (apiVersion `group/version`, or `v1` for core). */
+const CREATE_ONLY = ['create'];
+const API_EXT = { categories: ['api-extensions'] };
+const ALL = ['all'];
+
+/**
+ * The built-in kinds (apiVersion `group/version`, or `v1` for core), in `kubectl api-resources`
+ * order: core first, then by group. The resource types a v1.35 kube-apiserver serves with its
+ * default feature gates and runtime config: pkg/controlplane/instance.go
+ * (`DefaultAPIResourceConfigSource`, the GA versions) and the `RESTStorageProvider` of each
+ * group (pkg/registry/<group>/rest/storage_<group>.go), with the short names, categories and
+ * verbs of each storage (pkg/registry/<group>/<resource>/storage/storage.go `ShortNames`,
+ * `Categories`, and which of Creater/Getter/Lister/Updater/... it implements). Matches
+ * `kubectl api-resources -o wide` on a kind v1.35 cluster. Not served: beta/alpha APIs that are
+ * off by default (MutatingAdmissionPolicy, ClusterTrustBundle, LeaseCandidate, storagemigration).
+ */
 export const BUILTIN_TYPES: ResourceType[] = [
+  rt('', 'v1', 'Binding', 'bindings', [], true, { verbs: CREATE_ONLY }),
   rt('', 'v1', 'ComponentStatus', 'componentstatuses', ['cs'], false, { verbs: ['get', 'list'] }),
   rt('', 'v1', 'ConfigMap', 'configmaps', ['cm'], true),
   rt('', 'v1', 'Endpoints', 'endpoints', ['ep'], true),
   rt('', 'v1', 'Event', 'events', ['ev'], true),
+  rt('', 'v1', 'LimitRange', 'limitranges', ['limits'], true),
   rt('', 'v1', 'Namespace', 'namespaces', ['ns'], false, { status: true, verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'] }),
   rt('', 'v1', 'Node', 'nodes', ['no'], false, { status: true }),
   rt('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', ['pvc'], true, { status: true }),
   rt('', 'v1', 'PersistentVolume', 'persistentvolumes', ['pv'], false, { status: true }),
-  rt('', 'v1', 'Pod', 'pods', ['po'], true, { status: true, categories: ['all'] }),
+  rt('', 'v1', 'Pod', 'pods', ['po'], true, { status: true, categories: ALL }),
+  rt('', 'v1', 'PodTemplate', 'podtemplates', [], true),
+  rt('', 'v1', 'ReplicationController', 'replicationcontrollers', ['rc'], true, { status: true, scale: REPLICAS_RC, categories: ALL }),
+  rt('', 'v1', 'ResourceQuota', 'resourcequotas', ['quota'], true, { status: true }),
   rt('', 'v1', 'Secret', 'secrets', [], true),
   rt('', 'v1', 'ServiceAccount', 'serviceaccounts', ['sa'], true),
-  rt('', 'v1', 'Service', 'services', ['svc'], true, { status: true, categories: ['all'] }),
-  rt('admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', [], false, { categories: ['api-extensions'] }),
+  rt('', 'v1', 'Service', 'services', ['svc'], true, { status: true, categories: ALL }),
+  rt('admissionregistration.k8s.io', 'v1', 'MutatingWebhookConfiguration', 'mutatingwebhookconfigurations', [], false, API_EXT),
+  rt('admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicy', 'validatingadmissionpolicies', [], false, { status: true, ...API_EXT }),
+  rt('admissionregistration.k8s.io', 'v1', 'ValidatingAdmissionPolicyBinding', 'validatingadmissionpolicybindings', [], false, API_EXT),
+  rt('admissionregistration.k8s.io', 'v1', 'ValidatingWebhookConfiguration', 'validatingwebhookconfigurations', [], false, API_EXT),
   rt('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', ['crd', 'crds'], false, {
     status: true,
     categories: ['api-extensions'],
   }),
+  rt('apiregistration.k8s.io', 'v1', 'APIService', 'apiservices', [], false, { status: true, ...API_EXT }),
   rt('apps', 'v1', 'ControllerRevision', 'controllerrevisions', [], true),
-  rt('apps', 'v1', 'DaemonSet', 'daemonsets', ['ds'], true, { status: true, categories: ['all'] }),
-  rt('apps', 'v1', 'Deployment', 'deployments', ['deploy'], true, { status: true, scale: REPLICAS, categories: ['all'] }),
-  rt('apps', 'v1', 'ReplicaSet', 'replicasets', ['rs'], true, { status: true, scale: REPLICAS, categories: ['all'] }),
-  rt('apps', 'v1', 'StatefulSet', 'statefulsets', ['sts'], true, { status: true, scale: REPLICAS, categories: ['all'] }),
-  rt('batch', 'v1', 'CronJob', 'cronjobs', ['cj'], true, { status: true, categories: ['all'] }),
-  rt('batch', 'v1', 'Job', 'jobs', [], true, { status: true, categories: ['all'] }),
+  rt('apps', 'v1', 'DaemonSet', 'daemonsets', ['ds'], true, { status: true, categories: ALL }),
+  rt('apps', 'v1', 'Deployment', 'deployments', ['deploy'], true, { status: true, scale: REPLICAS, categories: ALL }),
+  rt('apps', 'v1', 'ReplicaSet', 'replicasets', ['rs'], true, { status: true, scale: REPLICAS, categories: ALL }),
+  rt('apps', 'v1', 'StatefulSet', 'statefulsets', ['sts'], true, { status: true, scale: REPLICAS, categories: ALL }),
+  rt('authentication.k8s.io', 'v1', 'SelfSubjectReview', 'selfsubjectreviews', [], false, { verbs: CREATE_ONLY }),
+  rt('authentication.k8s.io', 'v1', 'TokenReview', 'tokenreviews', [], false, { verbs: CREATE_ONLY }),
+  rt('authorization.k8s.io', 'v1', 'LocalSubjectAccessReview', 'localsubjectaccessreviews', [], true, { verbs: CREATE_ONLY }),
+  rt('authorization.k8s.io', 'v1', 'SelfSubjectAccessReview', 'selfsubjectaccessreviews', [], false, { verbs: CREATE_ONLY }),
+  rt('authorization.k8s.io', 'v1', 'SelfSubjectRulesReview', 'selfsubjectrulesreviews', [], false, { verbs: CREATE_ONLY }),
+  rt('authorization.k8s.io', 'v1', 'SubjectAccessReview', 'subjectaccessreviews', [], false, { verbs: CREATE_ONLY }),
+  rt('autoscaling', 'v2', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', ['hpa'], true, { status: true, categories: ALL }),
+  rt('batch', 'v1', 'CronJob', 'cronjobs', ['cj'], true, { status: true, categories: ALL }),
+  rt('batch', 'v1', 'Job', 'jobs', [], true, { status: true, categories: ALL }),
+  rt('certificates.k8s.io', 'v1', 'CertificateSigningRequest', 'certificatesigningrequests', ['csr'], false, { status: true }),
   rt('coordination.k8s.io', 'v1', 'Lease', 'leases', [], true),
   rt('discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices', [], true),
+  rt('events.k8s.io', 'v1', 'Event', 'events', ['ev'], true),
+  rt('flowcontrol.apiserver.k8s.io', 'v1', 'FlowSchema', 'flowschemas', [], false, { status: true }),
+  rt('flowcontrol.apiserver.k8s.io', 'v1', 'PriorityLevelConfiguration', 'prioritylevelconfigurations', [], false, { status: true }),
   rt('networking.k8s.io', 'v1', 'IngressClass', 'ingressclasses', [], false),
   rt('networking.k8s.io', 'v1', 'Ingress', 'ingresses', ['ing'], true, { status: true }),
+  rt('networking.k8s.io', 'v1', 'IPAddress', 'ipaddresses', ['ip'], false),
+  rt('networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies', ['netpol'], true),
+  rt('networking.k8s.io', 'v1', 'ServiceCIDR', 'servicecidrs', [], false, { status: true }),
+  rt('node.k8s.io', 'v1', 'RuntimeClass', 'runtimeclasses', [], false),
+  rt('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', ['pdb'], true, { status: true }),
   rt('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', [], false),
   rt('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', [], false),
   rt('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', [], true),
   rt('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', [], true),
+  rt('resource.k8s.io', 'v1', 'DeviceClass', 'deviceclasses', [], false),
+  rt('resource.k8s.io', 'v1', 'ResourceClaim', 'resourceclaims', [], true, { status: true }),
+  rt('resource.k8s.io', 'v1', 'ResourceClaimTemplate', 'resourceclaimtemplates', [], true),
+  rt('resource.k8s.io', 'v1', 'ResourceSlice', 'resourceslices', [], false),
   rt('scheduling.k8s.io', 'v1', 'PriorityClass', 'priorityclasses', ['pc'], false),
+  rt('storage.k8s.io', 'v1', 'CSIDriver', 'csidrivers', [], false),
+  rt('storage.k8s.io', 'v1', 'CSINode', 'csinodes', [], false),
+  rt('storage.k8s.io', 'v1', 'CSIStorageCapacity', 'csistoragecapacities', [], true),
   rt('storage.k8s.io', 'v1', 'StorageClass', 'storageclasses', ['sc'], false),
+  rt('storage.k8s.io', 'v1', 'VolumeAttachment', 'volumeattachments', [], false, { status: true }),
+  rt('storage.k8s.io', 'v1', 'VolumeAttributesClass', 'volumeattributesclasses', ['vac'], false),
 ];
 
 /**

@@ -15,6 +15,9 @@
  * Availability is a switch the node layer drives (`setAvailability`): while kube-apiserver is
  * not running every call throws the client's connection-refused error and open watches end.
  */
+import { evictPod } from './eviction';
+import { admitQuota } from './quota';
+import { limitRangerMutate, limitRangerValidate } from './limitrange';
 import { Clock, Rng } from '../clock';
 import { ApiError, errors, field, type FieldError } from './errors';
 import { ObjectStore, type ChangeType, DEFAULT_HISTORY_WINDOW } from './store';
@@ -24,9 +27,10 @@ import { parseFieldSelector, parseLabelSelector, type Selector } from './labels'
 import { applyDefaults } from './defaults';
 import { checkDecodable, validateCreate, validateUpdate } from './validation';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, strategicMergeSupported } from './patch';
-import { planApply } from './apply';
-import { crdToResourceType, pruneUnknownFields, validateCrd, validateCustomResource } from './crd';
+import { goJsonMarshal, planApply } from './apply';
+import { crdToResourceType, pruneUnknownFields, schemaForVersion, validateCrd, validateCustomResource } from './crd';
 import { Admission, SYSTEM_PRIORITY_CLASSES } from './admission';
+import { decodeCustomResource, decodePatchedObject, decodeRequestBody, goPlusV, type Decoded, type FieldValidation } from './decode';
 
 /** Who is calling, for traces and `managedFields` (the client's user agent / field manager). */
 export interface RequestOptions {
@@ -34,6 +38,20 @@ export interface RequestOptions {
   fieldManager?: string;
   /** `--dry-run=server`: run every check, write nothing. */
   dryRun?: boolean;
+  /**
+   * `?fieldValidation=` (kubectl >= 1.27 sends Strict unless `--validate=warn|false`): decode the
+   * body strictly against the kind's field table (./decode.ts). Unset: not checked (controllers
+   * write typed objects).
+   */
+  fieldValidation?: FieldValidation;
+  /** Sink for the response's `Warning` headers (`unknown field "spec.foo"` with Warn). */
+  warnings?: string[];
+}
+
+/** Hands a decoded request's warnings to its caller's sink (when it gave one); returns the decoded object. */
+function warn<T>(opts: RequestOptions, decoded: Decoded<T>): T {
+  if (decoded.warnings.length) opts.warnings?.push(...decoded.warnings);
+  return decoded.object;
 }
 
 /** Options of list and watch (metav1.ListOptions). */
@@ -116,7 +134,7 @@ export interface ApiServerOptions {
 export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
 
 /** Kinds whose objects carry `metadata.generation` (their strategies set and bump it). */
-const GENERATION_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Ingress', 'CustomResourceDefinition']);
+const GENERATION_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Ingress', 'CustomResourceDefinition', 'ReplicationController', 'PodDisruptionBudget', 'NetworkPolicy']);
 
 /** Largest accepted request body (kube-apiserver's 3 MiB limit, `maxRequestBodyBytes`). */
 export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
@@ -506,6 +524,7 @@ export class ApiServer {
     this.checkAvailable();
     this.checkSize(input);
     const t = this.typeOfObject(input);
+    if (opts.fieldValidation) input = warn(opts, this.decode(t, input, opts.fieldValidation));
     checkDecodable(input);
     const obj = deepCopy(input);
     obj.metadata = obj.metadata ?? {};
@@ -538,10 +557,13 @@ export class ApiServer {
     applyDefaults(obj, { rng: this.rng });
     labelNamespace(t, obj);
     this.admission.mutate('CREATE', t, obj, undefined);
+    limitRangerMutate(this, t, obj);
     const errs = this.validate(t, obj, undefined);
     if (errs.length) throw errors.invalid(t.kind, t.group, meta.name ?? meta.generateName ?? '', errs);
     if (this.store.get(typeKeyOf(t), objKey(meta.namespace, meta.name!))) throw errors.alreadyExists(t.resource, t.group, meta.name!);
     this.admission.validate('CREATE', t, obj, undefined, requestName);
+    limitRangerValidate(this, t, obj);
+    admitQuota(this, t, obj, !!opts.dryRun);
     if (opts.dryRun) return obj;
 
     meta.uid = uid;
@@ -561,6 +583,7 @@ export class ApiServer {
     this.checkAvailable();
     this.checkSize(input);
     const t = this.typeOfObject(input);
+    if (opts.fieldValidation) input = warn(opts, this.decode(t, input, opts.fieldValidation));
     checkDecodable(input);
     const name = input.metadata?.name;
     if (!name) throw errors.invalid(t.kind, t.group, '', [field.required('metadata.name', 'name or generateName is required')]);
@@ -690,7 +713,12 @@ export class ApiServer {
     next.metadata.resourceVersion = patchedRv ?? current.metadata.resourceVersion;
     next.apiVersion = current.apiVersion;
     next.kind = current.kind;
-    return this.update(next, opts);
+    if (opts.fieldValidation) {
+      const patched = next;
+      const patchValue = () => (patchType === 'strategic' ? goPlusV(patch) : goJsonMarshal(patched));
+      next = warn(opts, this.decode(t, next, opts.fieldValidation, patchValue));
+    }
+    return this.update(next, { ...opts, fieldValidation: undefined });
   }
 
   /**
@@ -792,6 +820,12 @@ export class ApiServer {
     const gone = this.write(t, 'DELETED', obj, old, opts.fieldManager);
     this.afterWrite(t, undefined, gone);
     return deepCopy(gone);
+  }
+
+  /** POST pods/{name}/eviction: a delete that honours PodDisruptionBudgets (see eviction.ts). */
+  evict(namespace: string, name: string, opts: DeleteOptions = {}): KubeObject {
+    this.checkAvailable();
+    return evictPod(this, namespace, name, opts);
   }
 
   /** DELETECOLLECTION: delete every object the options select. Returns the objects as left. */
@@ -967,6 +1001,21 @@ export class ApiServer {
     if (phase === 'Succeeded' || phase === 'Failed') return 0;
     if (requested !== undefined) return Math.max(0, requested);
     return obj.spec?.terminationGracePeriodSeconds ?? 30;
+  }
+
+  /**
+   * The handlers' decode step with `?fieldValidation=` (./decode.ts): built-in kinds against the
+   * field table, custom resources against their version's structural schema. `patchValue`: the
+   * object is the result of a PATCH, whose strict errors are a 422 naming the patch (rendered by
+   * patchValue). Returns the object as decoded plus warnings.
+   */
+  private decode(t: ResourceType, obj: KubeObject, fieldValidation: FieldValidation, patchValue?: () => string): Decoded<KubeObject> {
+    if (t.custom) {
+      const crd = this.crds.get(`${t.group}/${t.resource}`);
+      const schema = crd ? schemaForVersion(crd, splitApiVersion(obj.apiVersion).version) : undefined;
+      return decodeCustomResource(obj, schema, fieldValidation, patchValue);
+    }
+    return patchValue ? decodePatchedObject(obj, fieldValidation, patchValue) : decodeRequestBody(obj, fieldValidation);
   }
 
   private validate(t: ResourceType, obj: KubeObject, old: KubeObject | undefined): FieldError[] {

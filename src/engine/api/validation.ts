@@ -37,6 +37,7 @@ import {
 } from './labels';
 import { canonicalQuantity, isValidQuantity, parseQuantity, parseQuantityFull } from './quantity';
 import { ApiError } from './errors';
+import { validatePodFailurePolicy } from './validation-podfailurepolicy';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -1262,8 +1263,13 @@ function validateJobSpec(spec: Obj, path: string, requireSelector: boolean, errs
     }
     if (spec.completionMode === 'Indexed' && unset(spec.completions)) errs.push(field.required(child(path, 'completions'), 'when completion mode is Indexed'));
   }
-  if (!unset(spec.podReplacementPolicy) && !['TerminatingOrFailed', 'Failed'].includes(spec.podReplacementPolicy)) {
-    errs.push(field.notSupported(child(path, 'podReplacementPolicy'), spec.podReplacementPolicy, ['TerminatingOrFailed', 'Failed']));
+  if (!unset(spec.podReplacementPolicy)) {
+    // `validatePodReplacementPolicy`: only "Failed" together with a podFailurePolicy.
+    if (!unset(spec.podFailurePolicy)) {
+      if (spec.podReplacementPolicy !== 'Failed') errs.push(field.notSupported(child(path, 'podReplacementPolicy'), spec.podReplacementPolicy, ['Failed']));
+    } else if (!['TerminatingOrFailed', 'Failed'].includes(spec.podReplacementPolicy)) {
+      errs.push(field.notSupported(child(path, 'podReplacementPolicy'), spec.podReplacementPolicy, ['TerminatingOrFailed', 'Failed']));
+    }
   }
   const tpath = child(path, 'template');
   validatePodTemplate(spec.template, tpath, errs);
@@ -1271,6 +1277,8 @@ function validateJobSpec(spec: Obj, path: string, requireSelector: boolean, errs
   const rpPath = child(child(tpath, 'spec'), 'restartPolicy');
   if (rp === 'Always' || !rp) errs.push(field.required(rpPath, 'valid values: "OnFailure", "Never"'));
   else if (rp !== 'OnFailure' && rp !== 'Never') errs.push(field.notSupported(rpPath, rp, ['OnFailure', 'Never']));
+  else if (!unset(spec.podFailurePolicy) && rp !== 'Never') errs.push(field.invalid(rpPath, rp, 'only "Never" is supported when podFailurePolicy is specified'));
+  if (!unset(spec.podFailurePolicy)) errs.push(...validatePodFailurePolicy(spec, child(path, 'podFailurePolicy')));
   if (!requireSelector) return;
   if (unset(spec.selector)) errs.push(field.required(child(path, 'selector')));
   else validateLabelSelector(spec.selector, child(path, 'selector'), errs);

@@ -4,7 +4,9 @@
  * process that hosts them.
  */
 import { ControllerProcess, type ControllerFactory, type ProcessOptions } from './manager';
-import { newReplicaSetController } from './replicaset';
+import { newReplicaSetController, newReplicationManager } from './replicaset';
+import { newDisruptionController } from './disruption';
+import { newResourceQuotaController } from './resourcequota';
 import { newDeploymentController } from './deployment';
 import { newStatefulSetController } from './statefulset';
 import { newDaemonSetController } from './daemonset';
@@ -29,6 +31,9 @@ export const KUBE_CONTROLLERS: Readonly<Record<string, ControllerFactory>> = {
   namespace: newNamespaceController,
   'garbage-collector': newGarbageCollector,
   replicaset: newReplicaSetController,
+  replicationcontroller: newReplicationManager,
+  disruption: newDisruptionController,
+  resourcequota: newResourceQuotaController,
   deployment: newDeploymentController,
   statefulset: newStatefulSetController,
   daemonset: newDaemonSetController,

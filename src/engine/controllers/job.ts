@@ -30,7 +30,12 @@
  * (a restarted controller forgets the backoff and may recreate a failed pod at once, as the
  * real one does).
  *
- * Not simulated: `podFailurePolicy`, `successPolicy`, `backoffLimitPerIndex`, `managedBy`.
+ * `podFailurePolicy` (podfailurepolicy.ts): a failed pod matching a `FailJob` rule fails the Job
+ * (`FailureTarget` then `Failed`, reason `PodFailurePolicy`); one matching `Ignore` is not
+ * counted in `status.failed`. With a policy (or `podReplacementPolicy: Failed`) a pod only counts
+ * as failed once it is in phase Failed, and terminating pods are not replaced until they are.
+ *
+ * Not simulated: `successPolicy`, `backoffLimitPerIndex` (`FailIndex` counts as `Count`), `managedBy`.
  * `ttlSecondsAfterFinished` belongs to the ttl-after-finished controller (ttlafterfinished.ts).
  */
 import { ApiError } from '../api/errors';
@@ -40,6 +45,7 @@ import { parseRfc3339 } from '../clock';
 import { metaNamespaceKey, splitMetaNamespaceKey } from '../client/informer';
 import { ItemExponentialFailureRateLimiter, RateLimitingQueue, startWorkers } from '../client/workqueue';
 import type { Controller, ControllerContext } from './manager';
+import { matchPodFailurePolicy } from './podfailurepolicy';
 import { getControllerOf, isPodReady, newControllerRef, podsPrefix } from './util';
 
 /** The component name on Events and traces. */
@@ -65,6 +71,9 @@ export const MAX_POD_CREATE_DELETE_PER_SYNC = 500;
 export const SLOW_START_INITIAL_BATCH_SIZE = 1;
 /** Expectations expire after 5 min (`ExpectationsTimeout`). Source: pkg/controller/controller_utils.go. */
 export const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
+
+/** Job condition reason when a `FailJob` rule matched (`batch.JobReasonPodFailurePolicy`). Source: staging/src/k8s.io/api/batch/v1/types.go. */
+export const JOB_REASON_POD_FAILURE_POLICY = 'PodFailurePolicy';
 
 /** Finalizer on every Job pod until it is counted (`batch.JobTrackingFinalizer`). */
 export const JOB_TRACKING_FINALIZER = 'batch.kubernetes.io/job-tracking';
@@ -108,8 +117,11 @@ const isSuspended = (job: Obj) => job.spec?.suspend === true;
 const phaseOf = (pod: Obj): string | undefined => pod.status?.phase;
 const isActive = (pod: Obj) => phaseOf(pod) !== 'Succeeded' && phaseOf(pod) !== 'Failed' && !pod.metadata.deletionTimestamp;
 const isTerminatingPod = (pod: Obj) => phaseOf(pod) !== 'Succeeded' && phaseOf(pod) !== 'Failed' && !!pod.metadata.deletionTimestamp;
-/** `isPodFailed`: Failed, or deleted before it could finish (without a podFailurePolicy). */
-const isPodFailed = (pod: Obj) => phaseOf(pod) === 'Failed' || (!!pod.metadata.deletionTimestamp && phaseOf(pod) !== 'Succeeded');
+/** `onlyReplaceFailedPods`: `podReplacementPolicy: Failed`, or any `podFailurePolicy`. */
+const onlyReplaceFailedPods = (job: Obj) => job.spec?.podReplacementPolicy === 'Failed' || !!job.spec?.podFailurePolicy;
+/** `isPodFailed`: Failed, or (unless only failed pods are replaced) deleted before it could finish. */
+const isPodFailed = (pod: Obj, job: Obj) =>
+  phaseOf(pod) === 'Failed' || (!onlyReplaceFailedPods(job) && !!pod.metadata.deletionTimestamp && phaseOf(pod) !== 'Succeeded');
 
 /** `IsJobFinished`: a Complete or Failed condition that is True. */
 export function isJobFinished(job: Obj): boolean {
@@ -563,6 +575,8 @@ export function newJobController(ctx: ControllerContext): Controller {
     }
 
     let diff = wantActive - active;
+    // Only failed pods are replaced: terminating ones still hold their place.
+    if (onlyReplaceFailedPods(job)) diff -= c.st.terminating;
     if (diff <= 0) return active;
     const remaining = remainingBackoff(c.backoff, nowUnix(), backoffBase, backoffMax);
     if (remaining > 0) {
@@ -714,7 +728,7 @@ export function newJobController(ctx: ControllerContext): Controller {
     for (const pod of list) {
       const uid = pod.metadata.uid!;
       if (!hasFinalizer(pod) || c.expectedRm.has(uid)) continue;
-      const failed = isPodFailed(pod);
+      const failed = isPodFailed(pod, job);
       // `canRemoveFinalizer`
       if (!(job.metadata.deletionTimestamp || c.finished || phaseOf(pod) === 'Succeeded' || failed)) continue;
       toRemove.push(pod);
@@ -731,7 +745,8 @@ export function newJobController(ctx: ControllerContext): Controller {
         }
       } else if (failed || (c.finished && c.finished.type !== 'SuccessCriteriaMet')) {
         const ix = completionIndex(pod);
-        if (!c.uncounted.failed.has(uid) && (!indexed || (ix >= 0 && ix < completions))) {
+        // With a podFailurePolicy, a pod matching an `Ignore` rule is not counted.
+        if (!c.uncounted.failed.has(uid) && (!indexed || (ix >= 0 && ix < completions)) && matchPodFailurePolicy(job.spec?.podFailurePolicy, pod).countFailed) {
           needsFlush = true;
           st.uncounted.failed.push(uid);
         }
@@ -881,9 +896,11 @@ export function newJobController(ctx: ControllerContext): Controller {
     const fresh = (p: Obj, u: Set<string>) =>
       hasFinalizer(p) && !u.has(p.metadata.uid!) && !expectedRm.has(p.metadata.uid!) && (!isIndexed(job) || (completionIndex(p) >= 0 && completionIndex(p) < completions));
     const newSucceeded = all.filter((p) => fresh(p, uncounted.succeeded) && phaseOf(p) === 'Succeeded');
-    const newFailed = all.filter((p) => fresh(p, uncounted.failed) && isPodFailed(p));
+    const newFailed = all.filter((p) => fresh(p, uncounted.failed) && isPodFailed(p, job));
     c.succeeded = st.succeeded + newSucceeded.length + uncounted.succeeded.size;
-    c.failed = st.failed + newFailed.length + uncounted.failed.size;
+    // `nonIgnoredFailedPodsCount`: failures matching an `Ignore` rule do not count.
+    const nonIgnored = newFailed.filter((p) => matchPodFailurePolicy(job.spec?.podFailurePolicy, p).countFailed).length;
+    c.failed = st.failed + nonIgnored + uncounted.failed.size;
 
     if (!st.startTime && !isSuspended(job)) st.startTime = nowIso();
     c.backoff = nextBackoffRecord(backoffs.get(key), newSucceeded, newFailed);
@@ -894,6 +911,15 @@ export function newJobController(ctx: ControllerContext): Controller {
     if (!c.finished) {
       const ft = st.conditions.find((x) => x.type === 'FailureTarget' && x.status === 'True');
       if (ft) c.finished = newCondition('Failed', 'True', ft.reason ?? '', ft.message ?? '');
+      else {
+        // `getFailJobMessage`: the first failed pod matching a `FailJob` rule.
+        const policy = job.spec?.podFailurePolicy;
+        const msg = policy ? all.filter((p) => isPodFailed(p, job)).map((p) => matchPodFailurePolicy(policy, p).failJobMessage).find((m) => m !== undefined) : undefined;
+        if (msg !== undefined) {
+          c.finished = newCondition('FailureTarget', 'True', JOB_REASON_POD_FAILURE_POLICY, msg);
+          trace(job, `pod failure policy: ${msg}`);
+        }
+      }
     }
     if (!c.finished) {
       const ads: number | undefined = job.spec?.activeDeadlineSeconds ?? undefined;

@@ -79,6 +79,57 @@ export const EXPECTATIONS_TIMEOUT_MS = 5 * 60 * 1000;
  */
 export const CONCURRENT_REPLICASET_SYNCS = 5;
 
+/**
+ * Workers of the replication manager: `--concurrent-replicationcontroller-syncs` (default 5).
+ * Source: pkg/controller/replication/config/v1alpha1/defaults.go (`ConcurrentRCSyncs`).
+ * Setting `concurrentRCSyncs`.
+ */
+export const CONCURRENT_RC_SYNCS = 5;
+
+/** Component name of the replication manager's Events. Source: pkg/controller/replication/replication_controller.go. */
+export const REPLICATION_CONTROLLER = 'replication-controller';
+
+/**
+ * Which kind one run of this controller manages. pkg/controller/replication runs the ReplicaSet
+ * controller (`replicaset.NewBaseController`) on ReplicationControllers through conversion
+ * adapters; here the adapter is this description: the kind, its resource, the component name,
+ * and how its `spec.selector` compiles (a LabelSelector for ReplicaSets, a plain label map for
+ * ReplicationControllers).
+ */
+export interface ReplicatedKind {
+  kind: 'ReplicaSet' | 'ReplicationController';
+  /** Plural resource (`replicasets`, `replicationcontrollers`). */
+  resource: string;
+  /** Event source component and trace prefix. */
+  component: string;
+  /** Work queue name. */
+  queueName: string;
+  /** Settings key and default of the worker count. */
+  workers: [string, number];
+  /** How `spec.selector` compiles. */
+  selectorFrom: (sel: unknown) => Selector;
+}
+
+/** The ReplicaSet controller's kind. */
+export const REPLICASET_KIND: ReplicatedKind = {
+  kind: 'ReplicaSet',
+  resource: 'replicasets',
+  component: REPLICASET_CONTROLLER,
+  queueName: 'replicaset',
+  workers: ['concurrentReplicaSetSyncs', CONCURRENT_REPLICASET_SYNCS],
+  selectorFrom: (sel) => selectorFromLabelSelector(sel as Parameters<typeof selectorFromLabelSelector>[0]),
+};
+
+/** The replication manager's kind (ReplicationController: `spec.selector` is a label map). */
+export const REPLICATIONCONTROLLER_KIND: ReplicatedKind = {
+  kind: 'ReplicationController',
+  resource: 'replicationcontrollers',
+  component: REPLICATION_CONTROLLER,
+  queueName: 'replicationmanager',
+  workers: ['concurrentRCSyncs', CONCURRENT_RC_SYNCS],
+  selectorFrom: (sel) => selectorFromSet(sel as Record<string, string> | undefined),
+};
+
 /** Status writes retried once with a fresh GET. Source: replica_set_utils.go (`statusUpdateRetries = 1`). */
 export const STATUS_UPDATE_RETRIES = 1;
 
@@ -171,27 +222,29 @@ class Expectations {
  * starts the informers) and the workers. `stop()` drops queue, expectations and timers.
  * Source: pkg/controller/replicaset/replica_set.go (`NewReplicaSetController`, `Run`).
  */
-export function newReplicaSetController(ctx: ControllerContext): Controller {
+export function newReplicaSetController(ctx: ControllerContext, rk: ReplicatedKind = REPLICASET_KIND): Controller {
   const { api, clock } = ctx;
+  const COMPONENT = rk.component;
+  const selectorOf = (obj: KubeObject) => compiledSelector(obj, rk);
   const burstReplicas = ctx.setting('replicaSetBurstReplicas', BURST_REPLICAS);
   const initialBatch = ctx.setting('replicaSetSlowStartInitialBatchSize', SLOW_START_INITIAL_BATCH_SIZE);
-  const recorder = ctx.recorder(REPLICASET_CONTROLLER);
+  const recorder = ctx.recorder(COMPONENT);
   const expectations = new Expectations(() => clock.now(), ctx.setting('expectationsTimeoutMs', EXPECTATIONS_TIMEOUT_MS));
-  const queue = new RateLimitingQueue(clock, { name: 'replicaset' });
+  const queue = new RateLimitingQueue(clock, { name: rk.queueName });
 
-  const rsInformer: Informer = ctx.informers.informer('replicasets', { indexers: { [CONTROLLER_UID_INDEX]: indexObjectByControllerUid } });
+  const rsInformer: Informer = ctx.informers.informer(rk.resource, { indexers: { [CONTROLLER_UID_INDEX]: indexObjectByControllerUid } });
   const podInformer: Informer = ctx.informers.informer('pods', { indexers: { [POD_CONTROLLER_UID_INDEX]: indexPodByControllerUid } });
   const rsLister = rsInformer.lister;
   const podLister = podInformer.lister;
 
   const trace = (rs: KubeObject, message: string, kind?: 'Warning') =>
-    ctx.trace(REPLICASET_CONTROLLER, message, { kind: 'ReplicaSet', namespace: rs.metadata.namespace, name: rs.metadata.name!, uid: rs.metadata.uid }, kind);
+    ctx.trace(COMPONENT, message, { kind: rk.kind, namespace: rs.metadata.namespace, name: rs.metadata.name!, uid: rs.metadata.uid }, kind);
 
   // ---------------------------------------------------------------- event handlers (enqueue only)
 
   /** The ReplicaSet a controllerRef points to, if it is still the same object (same uid). */
   function resolveControllerRef(namespace: string | undefined, ref: { kind: string; name: string; uid: string }): KubeObject | undefined {
-    if (ref.kind !== 'ReplicaSet') return undefined;
+    if (ref.kind !== rk.kind) return undefined;
     const rs = rsLister.get(namespace, ref.name);
     return rs && rs.metadata.uid === ref.uid ? rs : undefined;
   }
@@ -381,12 +434,12 @@ export function newReplicaSetController(ctx: ControllerContext): Controller {
   function recheckDeletion(rs: KubeObject): ApiError | true {
     const { namespace, name, uid } = rs.metadata;
     try {
-      const fresh = api.get('replicasets', namespace, name!);
+      const fresh = api.get(rk.resource, namespace, name!);
       if (fresh.metadata.uid !== uid) {
-        return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: `original ReplicaSet ${namespace}/${name} is gone: got uid ${fresh.metadata.uid}, wanted ${uid}` });
+        return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: `original ${rk.kind} ${namespace}/${name} is gone: got uid ${fresh.metadata.uid}, wanted ${uid}` });
       }
       if (fresh.metadata.deletionTimestamp) {
-        return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: `ReplicaSet ${namespace}/${name} has just been deleted at ${fresh.metadata.deletionTimestamp}` });
+        return new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message: `${rk.kind} ${namespace}/${name} has just been deleted at ${fresh.metadata.deletionTimestamp}` });
       }
       return true;
     } catch (e) {
@@ -548,7 +601,7 @@ export function newReplicaSetController(ctx: ControllerContext): Controller {
         return api.updateStatus({ ...target, status: next }, FIELD_MANAGER);
       } catch (e) {
         if (!(e instanceof ApiError) || i >= STATUS_UPDATE_RETRIES) throw e;
-        target = api.get('replicasets', rs.metadata.namespace, rs.metadata.name!);
+        target = api.get(rk.resource, rs.metadata.namespace, rs.metadata.name!);
       }
     }
   }
@@ -557,13 +610,13 @@ export function newReplicaSetController(ctx: ControllerContext): Controller {
 
   const workers = startWorkers(queue, syncReplicaSet, {
     clock,
-    name: REPLICASET_CONTROLLER,
-    workers: ctx.setting('concurrentReplicaSetSyncs', CONCURRENT_REPLICASET_SYNCS),
+    name: COMPONENT,
+    workers: ctx.setting(rk.workers[0], rk.workers[1]),
     waitForSync: [rsInformer, podInformer],
   });
 
   return {
-    name: REPLICASET_CONTROLLER,
+    name: COMPONENT,
     stop() {
       workers.stop();
     },
@@ -594,13 +647,13 @@ export interface ReplicaSetCondition {
 const selectorCache = new WeakMap<object, Selector | null>();
 
 /** The compiled `spec.selector` of a (cached, immutable) object; null when it does not compile. */
-function selectorOf(obj: KubeObject): Selector | null {
+function compiledSelector(obj: KubeObject, rk: ReplicatedKind): Selector | null {
   const ls = obj.spec?.selector;
   if (!ls) return null;
   let sel = selectorCache.get(ls);
   if (sel === undefined) {
     try {
-      sel = selectorFromLabelSelector(ls);
+      sel = rk.selectorFrom(ls);
     } catch {
       sel = null;
     }
@@ -791,4 +844,14 @@ function maxRestarts(pod: KubeObject): [number, number] {
   const sidecars = new Set<string>((pod.spec?.initContainers ?? []).filter((c: { restartPolicy?: string }) => c.restartPolicy === 'Always').map((c: { name: string }) => c.name));
   for (const cs of pod.status?.initContainerStatuses ?? []) if (sidecars.has(cs.name)) sidecar = Math.max(sidecar, cs.restartCount ?? 0);
   return [regular, sidecar];
+}
+
+/**
+ * Start the replication manager (kube-controller-manager `replicationcontroller`): the
+ * ReplicaSet controller run on ReplicationControllers. Pods are created with an RC
+ * controllerRef (kind `ReplicationController`), Events come from `replication-controller`.
+ * Source: pkg/controller/replication/replication_controller.go (`NewReplicationManager`).
+ */
+export function newReplicationManager(ctx: ControllerContext): Controller {
+  return newReplicaSetController(ctx, REPLICATIONCONTROLLER_KIND);
 }

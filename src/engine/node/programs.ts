@@ -27,6 +27,7 @@ import type { Clock, Rng, Timer } from '../clock';
 import type { Program, ProcessContext, Signal } from './process';
 import { SIGNAL_NUMBERS } from './process';
 import type { ImageConfig, ImageRecord } from './registry';
+import { EXTRA_FAMILY_SERVER_PORTS, EXTRA_MODELS } from './programs-extra';
 import {
   BUSYBOX_APPLETS,
   ContainerFs,
@@ -1079,6 +1080,8 @@ export const BUILTIN_MODELS: readonly ModelEntry[] = [
       },
     },
   },
+  // Tutorial images (http-echo, whoami, mysql, REPLs ...): programs-extra.ts.
+  ...EXTRA_MODELS,
 ];
 
 const STRESS_USAGE = '`stress\' imposes certain types of compute stress on your system\n\nUsage: stress [OPTION [ARG]] ...\n -?, --help         show this help statement\n     --version      show version statement\n -v, --verbose      be verbose\n -q, --quiet        be quiet\n -n, --dry-run      show what would have been done\n -t, --timeout N    timeout after N seconds\n     --backoff N    wait factor of N microseconds before work starts\n -c, --cpu N        spawn N workers spinning on sqrt()\n -i, --io N         spawn N workers spinning on sync()\n -m, --vm N         spawn N workers spinning on malloc()/free()\n     --vm-bytes B   malloc B bytes per vm worker (default is 256MB)\n     --vm-stride B  touch a byte every B bytes (default is 4096)\n     --vm-hang N    sleep N secs before free (default none, 0 is inf)\n     --vm-keep      redirty memory instead of freeing and reallocating\n -d, --hdd N        spawn N workers spinning on write()/unlink()\n     --hdd-bytes B  write B bytes per hdd worker (default is 1GB)\n\nExample: stress --cpu 8 --io 4 --vm 2 --vm-bytes 128M --timeout 10s\n\nNote: Numbers may be suffixed with s,m,h,d,y (time) or B,K,M,G (size).\n';
@@ -1094,6 +1097,7 @@ const FAMILY_SERVER_PORTS: Record<string, readonly number[]> = {
   'kube-apiserver': [6443],
   'kube-controller-manager': [10257],
   'kube-scheduler': [10259],
+  ...EXTRA_FAMILY_SERVER_PORTS,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -2616,7 +2620,11 @@ export class ProgramRegistry {
         if (vars) return { entry, vars };
       }
       const b = base(a[0]);
-      if ((b === 'docker-entrypoint.sh' || b === 'entrypoint.sh') && a.length > 1) a = a.slice(1);
+      if ((b === 'docker-entrypoint.sh' || b === 'entrypoint.sh') && a.length > 1) {
+        a = a.slice(1);
+        // curlimages/curl's entrypoint.sh: arguments starting with `-` are curl's (`set -- curl "$@"`).
+        if (image.family === 'curl' && a[0].startsWith('-')) a = ['curl', ...a];
+      }
       else if ((b === 'dumb-init' || b === 'tini') && a[1] === '--') a = a.slice(2);
       else if (b === 'dumb-init' || b === 'tini') a = a.slice(1);
       else break;

@@ -21,6 +21,8 @@
  * Units: sizes in bytes, times in virtual ms.
  */
 
+import { EXTRA_PUBLIC_REPOSITORIES } from './registry-extra';
+
 /** An image reference as containerd normalises it. */
 export interface ImageRef {
   /** What was given, e.g. `nginx:1.27`. */
@@ -278,7 +280,11 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       '3.21': { size: 3_642_247, version: '3.21.4' },
       '3.22': { size: 3_799_891, version: '3.22.1' },
       latest: { size: 3_799_891, alias: '3.22' },
+      '3': { size: 3_799_891, alias: '3.22' },
+      '3.18': { size: 3_408_711, version: '3.18.12' },
     },
+    tagPattern: /^3\.(?:1[0-9]|2[0-2])(?:\.\d{1,2})?$/,
+    patternSize: 3_600_000,
   },
   {
     repository: 'docker.io/library/ubuntu',
@@ -292,6 +298,8 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       '24.04': { size: 29_723_147 },
       noble: { size: 29_723_147, alias: '24.04' },
       latest: { size: 29_723_147, alias: '24.04' },
+      '20.04': { size: 27_508_103 },
+      focal: { size: 27_508_103, alias: '20.04' },
     },
   },
   {
@@ -362,7 +370,14 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       '17.5-alpine': { size: 108_051_277, alias: '17-alpine' },
       '18': { size: 160_127_754, version: '18.0' },
       latest: { size: 160_127_754, alias: '18' },
+      '13': { size: 150_330_118, version: '13.21' },
+      '14': { size: 152_441_902, version: '14.18' },
+      '15-alpine': { size: 102_770_004, version: '15.13' },
+      '16.9': { size: 158_120_409, alias: '16' },
+      alpine: { size: 109_004_338, version: '18.0' },
     },
+    tagPattern: /^(?:1[2-8])(?:\.\d{1,2})?(?:-(?:alpine(?:3\.\d+)?|bookworm|bullseye|trixie))?$/,
+    patternSize: 155 * MB,
   },
   {
     repository: 'docker.io/library/redis',
@@ -379,7 +394,14 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       alpine: { size: 17_410_338, version: '8.0.3' },
       '7-alpine': { size: 16_908_117, version: '7.4.5' },
       latest: { size: 52_890_773, alias: '8.0' },
+      '6': { size: 40_111_210, alias: '6.2' },
+      '7': { size: 45_430_561, alias: '7.4' },
+      '8': { size: 52_890_773, alias: '8.0' },
+      '7.0': { size: 40_602_118, version: '7.0.15' },
     },
+    // Every patch and variant of the supported lines (`7.4.5`, `7.2-alpine`, `8.0.3-bookworm`).
+    tagPattern: /^(?:6\.[02]|7\.[024]|8\.[0-2])(?:\.\d{1,2})?(?:-(?:alpine(?:3\.\d+)?|bookworm))?$/,
+    patternSize: 45 * MB,
   },
   {
     repository: 'docker.io/library/httpd',
@@ -393,7 +415,11 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       '2.4.65': { size: 58_422_304, alias: '2.4' },
       alpine: { size: 22_104_776, version: '2.4.65' },
       latest: { size: 58_422_304, alias: '2.4' },
+      '2': { size: 58_422_304, alias: '2.4' },
+      '2.4-alpine': { size: 22_104_776, version: '2.4.65' },
     },
+    tagPattern: /^2\.4(?:\.\d{1,2})?(?:-(?:alpine(?:3\.\d+)?|bookworm))?$/,
+    patternSize: 58 * MB,
   },
   {
     repository: 'docker.io/library/python',
@@ -407,7 +433,15 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       '3.13': { size: 385_004_811, version: '3.13.5' },
       '3.13-slim': { size: 43_021_556, version: '3.13.5' },
       latest: { size: 385_004_811, alias: '3.13' },
+      '3': { size: 385_004_811, alias: '3.13' },
+      '3.9': { size: 370_112_056, version: '3.9.23' },
+      '3.10': { size: 372_508_144, version: '3.10.18' },
+      '3.11': { size: 378_330_620, version: '3.11.13' },
+      slim: { size: 43_021_556, version: '3.13.5' },
+      alpine: { size: 17_661_230, version: '3.13.5' },
     },
+    tagPattern: /^3(?:\.\d{1,2}){1,2}(?:-(?:slim|alpine(?:3\.\d+)?|bookworm|bullseye|trixie|slim-bookworm|slim-bullseye|slim-trixie))?$/,
+    patternSize: 380 * MB,
   },
   // ---- Docker Hub, other namespaces -----------------------------------------------------
   {
@@ -546,6 +580,8 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       '2.52': { size: 53_001_826 },
       '2.53': { size: 53_140_522 },
     },
+    tagPattern: /^2\.(?:[2-5]\d)$/,
+    patternSize: 52 * MB,
   },
   {
     repository: 'registry.k8s.io/e2e-test-images/echoserver',
@@ -729,6 +765,8 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
     config: { entrypoint: ['/entrypoint.sh'] },
     tags: { 'v4.7.5': { size: 120_330_918 }, 'v5.0.1': { size: 125_611_402 } },
   },
+  // Databases, runtimes and tutorial images: registry-extra.ts.
+  ...EXTRA_PUBLIC_REPOSITORIES,
 ];
 
 /**

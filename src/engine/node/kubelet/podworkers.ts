@@ -128,7 +128,7 @@ interface Worker {
   /** Kill in progress: container ID -> true. */
   killing: Set<string>;
   /** Why the pod is being terminated without deletion (rejected, deadline). */
-  terminalReason?: { reason: string; message: string };
+  terminalReason?: { reason: string; message: string; rejected?: boolean };
   /** Last status computed (also in the status manager). */
   lastStatus?: Record<string, unknown>;
   /** The exited container whose crash-loop backoff was last traced. */
@@ -564,6 +564,12 @@ export class PodWorkers {
       },
       w.isStatic,
     );
+    if (w.terminalReason?.rejected) {
+      // `rejectPod` (kubelet.go): the status is only phase, reason, message and QoS class; a
+      // rejected pod never reaches the pod workers, so it has no container statuses or kubelet
+      // conditions (kubectl shows STATUS = the reason, READY 0/N).
+      for (const k of Object.keys(st)) if (k !== 'qosClass') delete st[k];
+    }
     if (w.terminalReason) {
       st.phase = 'Failed';
       st.reason = w.terminalReason.reason;
@@ -616,7 +622,7 @@ export class PodWorkers {
       const rejection = w.isStatic ? undefined : this.admit(w);
       w.admitted = true;
       if (rejection) {
-        w.terminalReason = { reason: rejection.reason, message: `Pod was rejected: ${rejection.message}` };
+        w.terminalReason = { reason: rejection.reason, message: `Pod was rejected: ${rejection.message}`, rejected: true };
         this.podEvent(pod, 'Warning', rejection.reason, rejection.message);
         this.h.log('I', 'kubelet.go:2348', 'Pod admission denied', { podUID: uid, pod: `${pod.metadata.namespace}/${pod.metadata.name}`, reason: rejection.reason, message: rejection.message });
         this.beginTermination(w, podGraceSeconds(pod));

@@ -371,6 +371,8 @@ export function mergeWithApiStatus(apiStatus: Record<string, unknown> | undefine
     }),
     ...theirs,
   ];
+  // `conditions` is omitempty: a rejected pod without any condition has none in its JSON.
+  if ((out.conditions as PodCondition[]).length === 0) delete out.conditions;
   if (cur.startTime) out.startTime = cur.startTime;
   if (cur.qosClass) out.qosClass = cur.qosClass;
   const terminal = (p: unknown) => p === 'Succeeded' || p === 'Failed';
