@@ -24,6 +24,7 @@ import { processCpuMs } from '../engine/node/systemd';
 import { civil } from '../engine/clock';
 import { CriError, crictlTable, CONTAINERD_SOCKET } from '../engine/node/runtime';
 import { normalizeUnitName } from '../engine/node/journal';
+import { nodeSystemCommands } from './node-system';
 
 /** Most a `systemctl stop|start|restart` waits for its job (systemd's default TimeoutStopSec is 90 s). */
 const SYSTEMCTL_JOB_WAIT_MS = 90_000;
@@ -82,6 +83,10 @@ const NODE_PATHS: Record<string, string> = {
   pkill: '/usr/bin/pkill',
   kill: '/usr/bin/kill',
   hostname: '/usr/bin/hostname',
+  df: '/usr/bin/df',
+  free: '/usr/bin/free',
+  uptime: '/usr/bin/uptime',
+  ip: '/usr/sbin/ip',
 };
 
 const NODE_HELP: Record<string, string> = {
@@ -102,6 +107,10 @@ const NODE_HELP: Record<string, string> = {
   hostname: 'hostname                        the node name',
   whoami: 'whoami                          root',
   date: 'date [+FORMAT]                  the time on the cluster clock',
+  df: 'df [-h]                         disk space (the laptop disk every node shares)',
+  free: 'free [-m|-h]                    memory of the machine',
+  uptime: 'uptime                          how long the host kernel has been up',
+  ip: 'ip addr | ip route              eth0 on the kind network, pod veths, kindnet routes',
 };
 
 /** What a command says about a failure depends on who runs it: a bash, dash, or docker exec directly. */
@@ -494,7 +503,7 @@ export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): R
 
   const crictl: Command = (argv, io) => crictlCommand(node, argv, io);
 
-  return { systemctl, journalctl, ps, pgrep, pkill, kill, ls, mv, rm, cp, mkdir, touch, find, hostname, whoami, crictl };
+  return { systemctl, journalctl, ps, pgrep, pkill, kill, ls, mv, rm, cp, mkdir, touch, find, hostname, whoami, crictl, ...nodeSystemCommands(node) };
 }
 
 interface ProcOptions {

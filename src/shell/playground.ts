@@ -15,6 +15,7 @@ import { Shell } from './shell';
 import { makeDocker } from './docker';
 import { makeKind } from './kind';
 import { makeKubectl } from './kubectl';
+import { ApiError } from '../engine/api/errors';
 import type { ExecResult, NodeAccess } from './kubectl';
 
 /** What the playground shell needs of a cluster: `Cluster` (src/engine/cluster.ts) fits. */
@@ -23,7 +24,7 @@ export interface PlaygroundCluster extends ClusterAccess {
   /** kube-apiserver as kubectl on the laptop reaches it. */
   readonly hostApi: ApiServer;
   /** `kubectl logs`: a container's log lines through kube-apiserver and the kubelet (throws ApiError). */
-  containerLogs?(namespace: string, pod: string, container?: string, previous?: boolean): string[];
+  containerLogs?(namespace: string, pod: string, container?: string, previous?: boolean, opts?: { timestamps?: boolean; tailLines?: number; sinceSeconds?: number }): string[];
   /** `kubectl exec`: argv in a container (a runtime Pending, settled when the process ends). */
   execInPod?(namespace: string, pod: string, container: string, argv: string[]): { readonly settled: boolean; readonly value: ExecResult | undefined };
 }
@@ -47,9 +48,14 @@ export function clusterNodeAccess(cluster: PlaygroundCluster): NodeAccess | unde
   return {
     logs(ns, pod, container, opts) {
       try {
-        const lines = containerLogs.call(cluster, ns, pod, container, opts.previous ?? false);
-        return opts.tail !== undefined && opts.tail >= 0 ? lines.slice(Math.max(0, lines.length - opts.tail)) : lines;
+        return containerLogs.call(cluster, ns, pod, container, opts.previous ?? false, {
+          timestamps: opts.timestamps,
+          ...(opts.tail !== undefined && opts.tail >= 0 ? { tailLines: opts.tail } : {}),
+          ...(opts.sinceSeconds !== undefined ? { sinceSeconds: opts.sinceSeconds } : {}),
+        });
       } catch (e) {
+        // kube-apiserver's own errors (the kubelet unreachable: `Error from server: Get "https://...`).
+        if (e instanceof ApiError) throw e;
         return { error: message(e) };
       }
     },
@@ -59,6 +65,7 @@ export function clusterNodeAccess(cluster: PlaygroundCluster): NodeAccess | unde
         if (p.settled && p.value) return p.value;
         return { running: p };
       } catch (e) {
+        if (e instanceof ApiError) throw e;
         return { error: message(e) };
       }
     },

@@ -2,8 +2,9 @@
  * Scripts of shell lines run as a transcript: what a terminal shows when someone types them.
  * For each input the prompt and the line (`$ kubectl get pods`), continuation lines of a
  * here-document or a trailing `|`/`&&`/`\` behind bash's PS2 (`> `), then what the line printed
- * (stdout and stderr interleaved as written). Time passes only as the lines make it pass
- * (`sleep`, watches, waits): the same script on the same seed gives the same bytes.
+ * (stdout and stderr interleaved as written). Time passes as the lines make it pass (`sleep`,
+ * watches, waits) plus a small fixed cost per line (`LINE_LATENCY_MS`): the same script on the
+ * same seed gives the same bytes.
  */
 import { inputStatus } from './parse';
 import { CONTINUATION_PROMPT, runToCompletion, type Shell } from './shell';
@@ -41,10 +42,20 @@ export function splitInputs(script: string): ScriptInput[] {
   return out;
 }
 
+/**
+ * Virtual ms each input costs after it finished, as a real `kubectl`/`docker exec` call costs
+ * tens of milliseconds (process start, TLS, the request). In that time what the line set off
+ * happens: a `pkill kubelet` lets the kubelet exit (5 ms) and systemd reap it, so the next line's
+ * `systemctl status kubelet` no longer shows `active (running)`.
+ */
+export const LINE_LATENCY_MS = 50;
+
 /** Options of `runTranscript`. */
 export interface TranscriptOptions {
   /** Interrupt a line (Ctrl-C, shown as `^C`) after this much virtual time. Default 10 minutes. */
   lineTimeoutMs?: number;
+  /** Virtual ms that pass after each input (default `LINE_LATENCY_MS`; 0 = none). */
+  lineLatencyMs?: number;
   /** Told about each input before it runs (the CLI's `--record`). */
   onInput?: (input: ScriptInput, prompt: string) => void;
   /** Told about each input after it ran. */
@@ -66,6 +77,9 @@ export function runTranscript(shell: Shell, script: string, opts: TranscriptOpti
     out += r.text;
     if (r.text && !r.text.endsWith('\n')) out += '\n';
     if (r.timedOut) out += '^C\n';
+    const clock = shell.opts.ctx.clock;
+    const latency = opts.lineLatencyMs ?? LINE_LATENCY_MS;
+    if (latency > 0) clock.runUntil(clock.now() + latency);
     opts.onDone?.(input, r.exitCode);
   }
   return out;

@@ -263,7 +263,8 @@ function editOne(c: EditingCluster, req: Extract<EditRequest, { op: 'apply' }>, 
   }
   const body = { ...patch, metadata: { ...((patch.metadata as Record<string, unknown> | undefined) ?? {}), ...(rv ? { resourceVersion: rv } : {}) } };
   try {
-    const result = c.api.patch(type, ns, name, type.custom ? 'merge' : 'strategic', body, { fieldManager: EDIT_FIELD_MANAGER, dryRun });
+    // kubectl edit sends fieldValidation=Strict (--validate defaults to strict): an unknown field fails the patch.
+    const result = c.api.patch(type, ns, name, type.custom ? 'merge' : 'strategic', body, { fieldManager: EDIT_FIELD_MANAGER, dryRun, fieldValidation: 'Strict' });
     res.ok = true;
     res.text = `${ref} edited${dryRun ? ' (server dry run)' : ''}`;
     if (dryRun) res.diff = { live: objectYaml(live), result: objectYaml(result) };

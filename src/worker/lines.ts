@@ -10,6 +10,12 @@ import type { CompletionInputs } from './completion';
 
 /** The laptop's prompt (src/shell/shell.ts HOST_PROMPT; repeated so this module does not load the shell). */
 const HOST_PROMPT = '$ ';
+/**
+ * Virtual ms a finished line costs (src/shell/transcript.ts LINE_LATENCY_MS, repeated for the same
+ * reason): what it set off happens before the next line, even while paused (a `pkill kubelet`
+ * lets systemd reap the kubelet, so the next `systemctl status` shows it gone).
+ */
+const LINE_LATENCY_MS = 50;
 
 /** A chunk of a line's output. */
 export interface LineOutput {
@@ -72,6 +78,8 @@ export function shellRunner(shell: Shell, fallback?: LineRunner, completer?: (in
     if (current && current.run.done) {
       const { run, onDone } = current;
       current = undefined;
+      const clock = shell.opts.ctx.clock;
+      clock.runUntil(clock.now() + LINE_LATENCY_MS);
       onDone(run.exitCode ?? 0);
     }
   };

@@ -9,6 +9,7 @@
  * `--dry-run`, `-o`) with the patch computed by src/engine/api/apply.ts (`planApply`), and the
  * error wording of cmdutil.AddSourceToErr (`error when creating "web.yaml": ...`).
  */
+import { fieldValidationOf, printWarnings } from './field-validation';
 import type { KubeObject } from '../../engine/api/types';
 import type { ResourceType } from '../../engine/api/registry';
 import { ApiError } from '../../engine/api/errors';
@@ -51,6 +52,7 @@ export function validating(env: Env): boolean {
 export function apply(env: Env): number | Pending {
   const output = env.flags.str('output');
   checkOutputFormat(output);
+  fieldValidationOf(env); // a bad --validate value fails before any request
   if (env.flags.args.length > 0) throw fail(`Unexpected args: [${env.flags.args.join(' ')}]\nSee 'kubectl apply -h' for help and examples`);
   if (env.flags.bool('prune')) throw fail('--prune is not supported in this playground');
   const manifests = readManifestFlags(env);
@@ -131,7 +133,9 @@ function applyOne(env: Env, item: SourcedObject, type: ResourceType, dryRun: 'no
     const toCreate = serverSide ? obj : plan.object;
     if (dryRun === 'client') return print(serverSide ? 'serverside-applied' : 'created', toCreate);
     try {
-      const created = env.api.create(toCreate, { fieldManager, namespace: ns, dryRun: dryRun === 'server' });
+      const warnings: string[] = [];
+      const created = env.api.create(toCreate, { fieldManager, namespace: ns, dryRun: dryRun === 'server', fieldValidation: fieldValidationOf(env), warnings });
+      printWarnings(env, warnings);
       print(serverSide ? 'serverside-applied' : 'created', created);
     } catch (e) {
       throw addSourceToErr('creating', item.source, e);
@@ -145,7 +149,9 @@ function applyOne(env: Env, item: SourcedObject, type: ResourceType, dryRun: 'no
   if (plan.missingAnnotation && !serverSide) env.err(missingAnnotationWarning(type.resource, name) + '\n');
   if (dryRun === 'client') return print(serverSide ? 'serverside-applied' : 'configured', live as KubeObject);
   try {
-    const patched = env.api.patch(type, ns, name, plan.patchType, plan.patch, { fieldManager, dryRun: dryRun === 'server' });
+    const warnings: string[] = [];
+    const patched = env.api.patch(type, ns, name, plan.patchType, plan.patch, { fieldManager, dryRun: dryRun === 'server', fieldValidation: fieldValidationOf(env), warnings });
+    printWarnings(env, warnings);
     print(serverSide ? 'serverside-applied' : 'configured', patched);
   } catch (e) {
     throw addSourceToErr(`applying patch:\n${goJsonMarshal(plan.patch)}\nto:\n${infoString(type, name, ns)}\nfor:`, item.source, e);

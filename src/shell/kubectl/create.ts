@@ -1,6 +1,6 @@
 /**
  * `kubectl create -f` and the generators `create deployment|namespace|secret generic|configmap|
- * service clusterip|service nodeport|job`, with `--dry-run=client -o yaml|json` printing what
+ * service clusterip|nodeport|loadbalancer|externalname|job`, with `--dry-run=client -o yaml|json` printing what
  * kubectl would send.
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/create/create.go (`RunCreate`: POST each object,
@@ -13,6 +13,7 @@
  * Generated objects keep Go's struct field order, which `-o json` shows (`kind`, `apiVersion`,
  * `metadata`, ..., `creationTimestamp: null`, `resources: {}`, `status: {}`).
  */
+import { fieldValidationOf, printWarnings } from './field-validation';
 import type { KubeObject } from '../../engine/api/types';
 import { ApiError } from '../../engine/api/errors';
 import { withLastApplied } from '../../engine/api/apply';
@@ -32,6 +33,7 @@ type Any = any;
 export function create(env: Env): number | Pending {
   const output = env.flags.str('output');
   checkOutputFormat(output);
+  fieldValidationOf(env); // a bad --validate value fails before any request
   if (env.flags.args.length > 0) throw usageError(env, `Unexpected args: [${env.flags.args.join(' ')}]`);
   const manifests = readManifestFlags(env);
   if (!manifests) throw fail('must specify one of -f and -k');
@@ -62,7 +64,10 @@ function* createAll(env: Env, objects: SourcedObject[], errs: unknown[], dryRun:
         const send = obj;
         result = yield* serverWait(env, () => {
           try {
-            return env.api.create(send, { namespace: ns, dryRun: dryRun === 'server', fieldManager: env.flags.str('field-manager') || 'kubectl-create' });
+            const warnings: string[] = [];
+            const created = env.api.create(send, { namespace: ns, dryRun: dryRun === 'server', fieldManager: env.flags.str('field-manager') || 'kubectl-create', fieldValidation: fieldValidationOf(env), warnings });
+            printWarnings(env, warnings);
+            return created;
           } catch (e) {
             throw addSourceToErr('creating', source, e);
           }
@@ -88,19 +93,19 @@ export function goJsonTyped(obj: unknown): string {
 }
 
 /** `exactly one NAME is required, got N` (create.go `NameFromCommandArgs`). */
-function nameArg(env: Env): string {
+export function nameArg(env: Env): string {
   const args = env.flags.argsLenAtDash >= 0 ? env.flags.args.slice(0, env.flags.argsLenAtDash) : env.flags.args;
   if (args.length !== 1) throw usageError(env, `exactly one NAME is required, got ${args.length}`);
   return args[0];
 }
 
 /** Arguments after `--` (the command of `create deployment|job NAME --image=X -- CMD ...`). */
-function commandArgs(env: Env): string[] {
+export function commandArgs(env: Env): string[] {
   return env.flags.argsLenAtDash >= 0 ? env.flags.args.slice(env.flags.argsLenAtDash) : [];
 }
 
 /** `metadata` in ObjectMeta field order: name, namespace (only with `-n`), creationTimestamp, labels, annotations. */
-function meta(env: Env, name: string, rest: { labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: Any[] } = {}): Any {
+export function meta(env: Env, name: string, rest: { labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: Any[] } = {}): Any {
   const m: Any = { name };
   if (env.explicitNamespace) m.namespace = env.namespace;
   m.creationTimestamp = null;
@@ -114,7 +119,7 @@ function meta(env: Env, name: string, rest: { labels?: Record<string, string>; a
  * Send or print a generated object: `--dry-run=client` prints it (`-o yaml|json|name` or
  * `kind/name created (dry run)`); otherwise POST it and print the result.
  */
-function finish(env: Env, obj: Any, clusterScoped = false): number {
+export function finish(env: Env, obj: Any, clusterScoped = false): number {
   const output = env.flags.str('output');
   checkOutputFormat(output);
   const dryRun = dryRunMode(env);
@@ -300,11 +305,12 @@ export function createConfigMap(env: Env): number {
 }
 
 /** `kubectl create service clusterip|nodeport NAME --tcp=port[:targetPort]`. */
-export function createService(env: Env, type: 'ClusterIP' | 'NodePort'): number {
+export function createService(env: Env, type: 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName'): number {
   const name = nameArg(env);
-  const clusterIP = env.flags.str('clusterip');
+  if (type === 'ExternalName' && !env.flags.changed('external-name')) throw requiredFlagError(env, 'external-name');
+  const clusterIP = type === 'ClusterIP' ? env.flags.str('clusterip') : '';
   const tcp = env.flags.list('tcp');
-  if (tcp.length === 0 && clusterIP !== 'None') throw fail('at least one tcp port specifier must be provided');
+  if (tcp.length === 0 && clusterIP !== 'None' && type !== 'ExternalName') throw fail('at least one tcp port specifier must be provided');
   const ports: Any[] = [];
   for (const spec of tcp) {
     const [p, t] = spec.split(':');
@@ -321,6 +327,7 @@ export function createService(env: Env, type: 'ClusterIP' | 'NodePort'): number 
   spec.selector = labels;
   if (clusterIP) spec.clusterIP = clusterIP;
   spec.type = type;
+  if (type === 'ExternalName') spec.externalName = env.flags.str('external-name');
   return finish(env, { kind: 'Service', apiVersion: 'v1', metadata: meta(env, name, { labels }), spec, status: { loadBalancer: {} } });
 }
 

@@ -16,7 +16,7 @@ import type { ResourceType } from '../../engine/api/registry';
 import { ApiError } from '../../engine/api/errors';
 import { CmdError, addSourceToErr, discover, fail, formatErrors, kindGroup, pollUntil, type Env } from './env';
 import { objectNamespace, parseResourceArgs, readManifestFlags } from './builder';
-import { dryRunMode } from './apply';
+import { dryRunMode, noMappingError } from './apply';
 
 /** kubectl >= 1.34 names the namespace of a deleted namespaced object (PR #126619). */
 export const DELETE_PRINTS_NAMESPACE = true;
@@ -93,7 +93,17 @@ export function deleteCmd(env: Env): number | Pending {
   if (manifests) {
     errs.push(...manifests.errors.map((t) => new CmdError(t)));
     for (const { object, source } of manifests.objects) {
-      const type = env.api.typeOfObject(object);
+      let type;
+      try {
+        type = env.api.typeOfObject(object);
+      } catch (e) {
+        // The builder maps every object first: an unserved kind is reported, the rest go on.
+        if (e instanceof ApiError && e.code === 404) {
+          errs.push(noMappingError(object, source, e));
+          continue;
+        }
+        throw e;
+      }
       targets.push({ type, namespace: objectNamespace(env, type, object), name: object.metadata?.name ?? '', source });
     }
   } else {

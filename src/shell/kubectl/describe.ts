@@ -720,6 +720,69 @@ function describeReplicaSet(env: Env, rs: Any, c: Clock): string {
   });
 }
 
+/** describe.go `describeReplicationController` (selector: a label map). */
+function describeReplicationController(env: Env, rc: Any, c: Clock): string {
+  const [running, waiting, succeeded, failed] = podStatusFor(env, { ...rc, spec: { ...rc.spec, selector: { matchLabels: rc.spec?.selector ?? {} } } });
+  const events = eventsFor(env, rc);
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${rc.metadata.name}\n`);
+    w.write(L0, `Namespace:\t${rc.metadata.namespace}\n`);
+    w.write(L0, `Selector:\t${formatLabels(rc.spec?.selector)}\n`);
+    printLabelsMultiline(w, 'Labels', rc.metadata.labels);
+    printAnnotationsMultiline(w, 'Annotations', rc.metadata.annotations);
+    w.write(L0, `Replicas:\t${rc.status?.replicas ?? 0} current / ${rc.spec?.replicas ?? 0} desired\n`);
+    w.write(L0, `Pods Status:\t${running} Running / ${waiting} Waiting / ${succeeded} Succeeded / ${failed} Failed\n`);
+    describePodTemplate(w, rc.spec?.template);
+    if ((rc.status?.conditions ?? []).length > 0) {
+      w.write(L0, 'Conditions:\n  Type\tStatus\tReason\n');
+      w.write(L1, '----\t------\t------\n');
+      for (const cond of rc.status.conditions) w.write(L1, `${cond.type} \t${cond.status}\t${cond.reason ?? ''}\n`);
+    }
+    describeEvents(w, events, c);
+  });
+}
+
+/** describe.go `describePodDisruptionBudgetV1`. */
+function describePodDisruptionBudget(env: Env, pdb: Any, c: Clock): string {
+  const events = eventsFor(env, pdb);
+  const spec = pdb.spec ?? {};
+  const st = pdb.status ?? {};
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${pdb.metadata.name}\n`);
+    w.write(L0, `Namespace:\t${pdb.metadata.namespace}\n`);
+    if (spec.minAvailable !== undefined && spec.minAvailable !== null) w.write(L0, `Min available:\t${spec.minAvailable}\n`);
+    else if (spec.maxUnavailable !== undefined && spec.maxUnavailable !== null) w.write(L0, `Max unavailable:\t${spec.maxUnavailable}\n`);
+    w.write(L0, `Selector:\t${spec.selector ? labelSelectorToString(spec.selector) : '<unset>'}\n`);
+    w.write(L0, 'Status:\n');
+    w.write(L2, `Allowed disruptions:\t${st.disruptionsAllowed ?? 0}\n`);
+    w.write(L2, `Current:\t${st.currentHealthy ?? 0}\n`);
+    w.write(L2, `Desired:\t${st.desiredHealthy ?? 0}\n`);
+    w.write(L2, `Total:\t${st.expectedPods ?? 0}\n`);
+    describeEvents(w, events, c);
+  });
+}
+
+/** describe.go `DescribeResourceQuota`: Resource / Used / Hard, sorted, used in hard's format. */
+function describeResourceQuota(_env: Env, rq: Any): string {
+  const hard: Record<string, string> = rq.status?.hard ?? {};
+  const used: Record<string, string> = rq.status?.used ?? {};
+  const q = (v: unknown) => {
+    try {
+      return canonicalQuantity(v as string);
+    } catch {
+      return String(v);
+    }
+  };
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${rq.metadata.name}\n`);
+    w.write(L0, `Namespace:\t${rq.metadata.namespace}\n`);
+    if ((rq.spec?.scopes ?? []).length) w.write(L0, `Scopes:\t${[...rq.spec.scopes].sort().join(', ')}\n`);
+    w.write(L0, 'Resource\tUsed\tHard\n');
+    w.write(L0, '--------\t----\t----\n');
+    for (const r of Object.keys(hard).sort()) w.write(L0, `${r}\t${used[r] === undefined ? '0' : q(used[r])}\t${q(hard[r])}\n`);
+  });
+}
+
 function describeStatefulSet(env: Env, ss: Any, c: Clock): string {
   const [running, waiting, succeeded, failed] = podStatusFor(env, ss);
   const events = eventsFor(env, ss);
@@ -1071,6 +1134,18 @@ function describeNode(env: Env, node: Any, c: Clock): string {
       const lm = totalLim[r] ?? 0;
       w.write(L1, `${r}\t${q(r, rq)} (${pct(rq, av(r))}%)\t${q(r, lm)} (${pct(lm, av(r))}%)\n`);
     }
+    // describe.go describeNodeResource: every hugepages-* resource in allocatable (sorted), then
+    // the extended resources (not standard, not pods) as plain requests/limits.
+    const names = Object.keys(alloc).sort();
+    for (const r of names.filter((n) => n.startsWith('hugepages-'))) {
+      const rq = totalReq[r] ?? 0;
+      const lm = totalLim[r] ?? 0;
+      w.write(L1, `${r}\t${q('memory', rq)} (${pct(rq, av(r))}%)\t${q('memory', lm)} (${pct(lm, av(r))}%)\n`);
+    }
+    const standard = new Set(['cpu', 'memory', 'ephemeral-storage', 'storage', 'pods']);
+    for (const r of names.filter((n) => !n.startsWith('hugepages-') && !standard.has(n) && !n.startsWith('requests.') && !n.startsWith('limits.'))) {
+      w.write(L1, `${r}\t${totalReq[r] ?? 0}\t${totalLim[r] ?? 0}\n`);
+    }
     describeEvents(w, events, c);
   });
 }
@@ -1324,6 +1399,12 @@ export function describeObject(env: Env, obj: KubeObject): string {
       return describeEndpointSlice(env, obj, c);
     case '/PersistentVolumeClaim':
       return describePVC(env, obj, c);
+    case '/ReplicationController':
+      return describeReplicationController(env, obj, c);
+    case 'policy/PodDisruptionBudget':
+      return describePodDisruptionBudget(env, obj, c);
+    case '/ResourceQuota':
+      return describeResourceQuota(env, obj);
   }
   return describeGeneric(env, obj, c);
 }

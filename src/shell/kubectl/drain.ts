@@ -24,6 +24,8 @@ const DAEMONSET_FATAL = 'DaemonSet-managed Pods (use --ignore-daemonsets to igno
 const DAEMONSET_WARNING = 'ignoring DaemonSet-managed Pods';
 const LOCAL_STORAGE_FATAL = 'Pods with local storage (use --delete-emptydir-data to override)';
 const LOCAL_STORAGE_WARNING = 'deleting Pods with local storage';
+/** kubectl drain's pause before retrying an eviction refused with 429. Source: staging/src/k8s.io/kubectl/pkg/drain/drain.go (`time.Sleep(5 * time.Second)`). */
+export const EVICTION_RETRY_MS = 5000;
 const UNMANAGED_FATAL = 'cannot delete Pods that declare no controller (use --force to override)';
 const UNMANAGED_WARNING = 'deleting Pods that declare no controller';
 
@@ -159,10 +161,38 @@ export function drain(env: Env): number | Pending {
   }
   const grace = env.flags.int('grace-period');
   const pending: { pod: Any; uid: string }[] = [];
+  // Pods whose eviction a PodDisruptionBudget refused (429): tried again 5 s later
+  // (staging/src/k8s.io/kubectl/pkg/drain/drain.go `evictPods`).
+  const retry: { pod: Any; at: number }[] = [];
+  const failures: string[] = [];
+  const deleteOpts = { gracePeriodSeconds: grace >= 0 ? grace : undefined, fieldManager: 'kubectl-drain', dryRun: dryRun === 'server' };
+  const tryEvict = (p: Any): void => {
+    const ns = p.metadata.namespace;
+    const pn = p.metadata.name;
+    env.out(`evicting pod ${ns}/${pn}\n`);
+    try {
+      env.api.evict(ns, pn, deleteOpts);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (e.code === 404) return;
+      if (e.code === 429) {
+        env.err(`error when evicting pods/"${pn}" -n "${ns}" (will retry after ${EVICTION_RETRY_MS / 1000}s): ${e.message}\n`);
+        retry.push({ pod: p, at: env.ctx.clock.now() + EVICTION_RETRY_MS });
+        return;
+      }
+      failures.push(`error when evicting pods/"${pn}" -n "${ns}": ${e.message}`);
+      return;
+    }
+    pending.push({ pod: p, uid: p.metadata.uid });
+  };
   for (const p of toEvict) {
+    if (!disableEviction && dryRun !== 'server') {
+      tryEvict(p);
+      continue;
+    }
     if (!disableEviction) env.out(`evicting pod ${p.metadata.namespace}/${p.metadata.name}\n`);
     try {
-      env.api.delete('pods', p.metadata.namespace, p.metadata.name, { gracePeriodSeconds: grace >= 0 ? grace : undefined, fieldManager: 'kubectl-drain', dryRun: dryRun === 'server' });
+      env.api.delete('pods', p.metadata.namespace, p.metadata.name, deleteOpts);
     } catch (e) {
       if (!(e instanceof ApiError && e.code === 404)) throw e;
     }
@@ -173,7 +203,13 @@ export function drain(env: Env): number | Pending {
     return 0;
   }
   const verb = disableEviction ? 'deleted' : 'evicted';
-  if (pending.length === 0) {
+  const failed = (): number => {
+    const agg = failures.length === 1 ? failures[0] : `[${failures.join(', ')}]`;
+    env.err(`error: unable to drain node "${name}" due to error: ${agg}, continuing command...\nThere are pending nodes to be drained:\n ${name}\n${failures.join('\n')}\n`);
+    return 1;
+  };
+  if (pending.length === 0 && retry.length === 0) {
+    if (failures.length) return failed();
     env.out(`node/${name} drained\n`);
     return 0;
   }
@@ -181,6 +217,12 @@ export function drain(env: Env): number | Pending {
   const deadline = timeout > 0 ? env.ctx.clock.now() + timeout : undefined;
   let done: number | undefined;
   const check = (): number | undefined => {
+    const now = env.ctx.clock.now();
+    const due = retry.filter((x) => x.at <= now);
+    if (due.length) {
+      retry.splice(0, retry.length, ...retry.filter((x) => x.at > now));
+      for (const r of due) tryEvict(r.pod);
+    }
     for (let i = 0; i < pending.length; i++) {
       const { pod, uid } = pending[i];
       let gone = false;
@@ -196,9 +238,18 @@ export function drain(env: Env): number | Pending {
         i--;
       }
     }
-    if (pending.length === 0) {
+    if (pending.length === 0 && retry.length === 0) {
+      if (failures.length) return failed();
       env.out(`node/${name} drained\n`);
       return 0;
+    }
+    if (deadline !== undefined && env.ctx.clock.now() >= deadline && pending.length === 0) {
+      const p = retry[0].pod;
+      const msg = `error when evicting pods/"${p.metadata.name}" -n "${p.metadata.namespace}": global timeout reached: ${timeout / 1000}s`;
+      env.err(`There are pending pods in node "${name}" when an error occurred: ${msg}\n`);
+      for (const q of retry) env.err(`pod/${q.pod.metadata.name}\n`);
+      env.err(`error: unable to drain node "${name}" due to error: ${msg}, continuing command...\nThere are pending nodes to be drained:\n ${name}\n${msg}\n`);
+      return 1;
     }
     if (deadline !== undefined && env.ctx.clock.now() >= deadline) {
       const p = pending[0].pod;
@@ -213,6 +264,10 @@ export function drain(env: Env): number | Pending {
   return {
     poll: () => (done !== undefined ? done : (done = check())),
     cancel: () => undefined,
-    wakeAt: () => (done === undefined ? deadline : undefined),
+    wakeAt: () => {
+      if (done !== undefined) return undefined;
+      const times = [...retry.map((r) => r.at), ...(deadline !== undefined ? [deadline] : [])];
+      return times.length ? Math.min(...times) : undefined;
+    },
   };
 }

@@ -140,6 +140,14 @@ export function discover(env: Env, n = 5): void {
   }
 }
 
+/**
+ * A typed-client request (no discovery first: `kubectl events`, `auth whoami`) while
+ * kube-apiserver is down: only the connection-refused line.
+ */
+export function requireServer(env: Env): void {
+  if (env.api.getAvailability() === 'down') throw new CmdError(`The connection to the server ${env.options.server} was refused - did you specify the right host or port?`);
+}
+
 /** A Pending that is already done (for code paths that sometimes wait and sometimes do not). */
 export function donePending(code: number): Pending {
   return { poll: () => code, cancel: () => undefined };

@@ -30,6 +30,10 @@ import { explain } from './explain';
 import { logs } from './logs';
 import { exec } from './exec';
 import { expose, patch, run as runCmd, taint, top } from './extras';
+import { events } from './events';
+import { authCanI, authWhoami } from './auth';
+import { setEnv, setResources } from './setenv';
+import { createClusterRole, createClusterRoleBinding, createCronJob, createIngress, createPdb, createPriorityClass, createQuota, createRole, createRoleBinding, createServiceAccount, createToken } from './create2';
 
 export type { KubectlOptions } from './env';
 export type { NodeAccess, LogOptions, ExecResult, NodeAccessError, LogStream } from './node-access';
@@ -46,7 +50,20 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'create configmap': createConfigMap,
   'create service clusterip': (env) => createService(env, 'ClusterIP'),
   'create service nodeport': (env) => createService(env, 'NodePort'),
+  'create service loadbalancer': (env) => createService(env, 'LoadBalancer'),
+  'create service externalname': (env) => createService(env, 'ExternalName'),
   'create job': createJob,
+  'create cronjob': createCronJob,
+  'create ingress': createIngress,
+  'create role': createRole,
+  'create clusterrole': createClusterRole,
+  'create rolebinding': createRoleBinding,
+  'create clusterrolebinding': createClusterRoleBinding,
+  'create quota': createQuota,
+  'create poddisruptionbudget': createPdb,
+  'create serviceaccount': createServiceAccount,
+  'create priorityclass': createPriorityClass,
+  'create token': createToken,
   delete: deleteCmd,
   scale,
   'rollout status': rolloutStatus,
@@ -56,6 +73,8 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'rollout pause': rolloutPause,
   'rollout resume': rolloutResume,
   'set image': setImage,
+  'set env': setEnv,
+  'set resources': setResources,
   label,
   annotate,
   cordon,
@@ -79,6 +98,9 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   expose,
   patch,
   taint,
+  events,
+  'auth can-i': authCanI,
+  'auth whoami': authWhoami,
 };
 
 /** Command groups: their subcommands (help printed when called bare, unless listed in `BARE_RUNS`). */
@@ -86,6 +108,7 @@ const GROUPS: Record<string, string[]> = {
   create: ['clusterrole', 'clusterrolebinding', 'configmap', 'cronjob', 'deployment', 'ingress', 'job', 'namespace', 'poddisruptionbudget', 'priorityclass', 'quota', 'role', 'rolebinding', 'secret', 'service', 'serviceaccount', 'token'],
   'create secret': ['docker-registry', 'generic', 'tls'],
   'create service': ['clusterip', 'externalname', 'loadbalancer', 'nodeport'],
+  auth: ['can-i', 'reconcile', 'whoami'],
   rollout: ['history', 'pause', 'restart', 'resume', 'status', 'undo'],
   set: ['env', 'image', 'resources', 'selector', 'serviceaccount', 'subject'],
   config: ['current-context', 'delete-cluster', 'delete-context', 'delete-user', 'get-clusters', 'get-contexts', 'get-users', 'rename-context', 'set', 'set-cluster', 'set-context', 'set-credentials', 'unset', 'use-context', 'view'],

@@ -47,15 +47,16 @@ describe('version, api-resources, config, cluster-info', () => {
     const b = bench();
     const r = b.run('kubectl api-resources');
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toBe('NAME                              SHORTNAMES   APIVERSION                        NAMESPACED   KIND');
-    expect(lines[1]).toBe('componentstatuses                 cs           v1                                false        ComponentStatus');
-    expect(lines).toContain('deployments                       deploy       apps/v1                           true         Deployment');
+    expect(lines[0]).toBe('NAME                                SHORTNAMES   APIVERSION                        NAMESPACED   KIND');
+    expect(lines[1]).toBe('bindings                                         v1                                true         Binding');
+    expect(lines[2]).toBe('componentstatuses                   cs           v1                                false        ComponentStatus');
+    expect(lines).toContain('deployments                         deploy       apps/v1                           true         Deployment');
     expect(b.run('kubectl api-resources --namespaced=false -o name').stdout.split('\n')).toContain('nodes');
     expect(b.run('kubectl api-resources --api-group=apps -o name').stdout).toBe('controllerrevisions.apps\ndaemonsets.apps\ndeployments.apps\nreplicasets.apps\nstatefulsets.apps\n');
-    expect(b.run('kubectl api-resources -o wide').stdout.split('\n')[2]).toBe(
-      'configmaps                        cm           v1                                true         ConfigMap                        create,delete,deletecollection,get,list,patch,update,watch   ',
+    expect(b.run('kubectl api-resources -o wide').stdout.split('\n')[3]).toBe(
+      'configmaps                          cm           v1                                true         ConfigMap                          create,delete,deletecollection,get,list,patch,update,watch   ',
     );
-    expect(b.run('kubectl api-versions').stdout.split('\n').slice(0, 3)).toEqual(['admissionregistration.k8s.io/v1', 'apiextensions.k8s.io/v1', 'apps/v1']);
+    expect(b.run('kubectl api-versions').stdout.split('\n').slice(0, 3)).toEqual(['admissionregistration.k8s.io/v1', 'apiextensions.k8s.io/v1', 'apiregistration.k8s.io/v1']);
   });
 
   it('config and cluster-info', () => {

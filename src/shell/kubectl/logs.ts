@@ -16,7 +16,8 @@ import { ApiError } from '../../engine/api/errors';
 import { selectorFromLabelSelector } from '../../engine/api/labels';
 import { timestampMs } from '../printers';
 import { CmdError, discover, fail, usageError, type Env } from './env';
-import { isNodeAccessError } from './node-access';
+import { isNodeAccessError, type LogOptions } from './node-access';
+import { parseRfc3339 } from '../../engine/clock';
 import { resolveType } from './builder';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -104,6 +105,54 @@ export function logStatusError(pod: Any, container: string, previous: boolean): 
 /** Said when there is no node layer to read container output from. */
 export const NO_NODE_ACCESS = 'container logs are not available: this playground has no node layer connected to kubectl yet';
 
+/**
+ * `--since` / `--since-time` as the seconds the kubelet looks back: `--since` rounded to whole
+ * seconds (logs.go `ToLogOptions`: `o.SinceSeconds.Round(time.Second)`), `--since-time` parsed as
+ * RFC 3339 (sent as a metav1.Time, whole seconds) and turned into the seconds since then.
+ */
+function sinceSeconds(env: Env): number | undefined {
+  const st = env.flags.str('since-time');
+  if (st) {
+    const t = parseRfc3339(st);
+    if (!Number.isFinite(t)) throw fail(`parsing time ${JSON.stringify(st)} as "2006-01-02T15:04:05Z07:00": cannot parse ${JSON.stringify(st)} as "2006"`);
+    const nowUnix = env.ctx.clock.epochMs + env.ctx.clock.now();
+    return Math.max(0, (nowUnix - Math.floor(t / 1000) * 1000) / 1000);
+  }
+  const ms = env.flags.duration('since');
+  if (ms === 0) return undefined;
+  return Math.round(ms / 1000);
+}
+
+/** logs.go `Complete`: the builder's NotFound is wrapped as `error from server (NotFound): ... in namespace "ns"`. */
+function logsTarget(env: Env, target: string): KubeObject {
+  try {
+    return podFor(env, target);
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 404 && !e.connectionRefused) throw fail(`error from server (NotFound): ${e.status.message} in namespace "${env.namespace}"`);
+    throw e;
+  }
+}
+
+/** `--all-pods` (polymorphichelpers `AllPodLogsForObject`): every pod of a workload's selector, by name. */
+function allPodsFor(env: Env, target: string): KubeObject[] {
+  if (!target.includes('/')) return [logsTarget(env, target)];
+  const [typed, name] = target.split('/', 2);
+  const type = resolveType(env, typed);
+  if (type.kind === 'Pod') return [logsTarget(env, target)];
+  let obj: KubeObject;
+  try {
+    obj = env.api.get(type, env.namespace, name);
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 404 && !e.connectionRefused) throw fail(`error from server (NotFound): ${e.status.message} in namespace "${env.namespace}"`);
+    throw e;
+  }
+  const sel = type.kind === 'Service' ? (obj.spec?.selector ? { matchLabels: obj.spec.selector } : undefined) : obj.spec?.selector;
+  if (!sel) throw fail(`cannot attach to ${type.kind} ${name}: selector is empty`);
+  const pods = env.api.list('pods', { namespace: env.namespace, labelSelector: selectorFromLabelSelector(sel) }).items;
+  if (pods.length === 0) throw fail(`no pods found for ${type.kind.toLowerCase()} "${name}"`);
+  return [...pods].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+}
+
 /** `kubectl logs`. */
 export function logs(env: Env): number | Pending {
   const args = env.flags.args;
@@ -115,21 +164,37 @@ export function logs(env: Env): number | Pending {
   }
   if (args.length > 2) throw usageError(env, "expected 'logs [-f] [-p] (POD | TYPE/NAME) [-c CONTAINER]'.\nPOD or TYPE/NAME is a required argument for the logs command");
   discover(env, 4);
+  if (env.flags.str('since-time') && env.flags.duration('since') !== 0) throw fail('at most one of `sinceTime` or `sinceSeconds` may be specified');
+  if (env.flags.duration('since') < 0) throw fail('--since must be greater than 0');
+  if (env.flags.int('tail') < -1) throw fail('--tail must be greater than or equal to -1');
   let requested = env.flags.str('container');
   if (args.length === 2) {
     if (requested) throw usageError(env, "only one of -c or an inline [CONTAINER] arg is allowed");
     requested = args[1];
   }
-  const pods: KubeObject[] = selector ? env.api.list('pods', { namespace: env.namespace, labelSelector: selector }).items : [podFor(env, args[0])];
+  const pods: KubeObject[] = selector
+    ? env.api.list('pods', { namespace: env.namespace, labelSelector: selector }).items
+    : env.flags.bool('all-pods')
+      ? allPodsFor(env, args[0])
+      : [logsTarget(env, args[0])];
   if (pods.length === 0) {
     env.err(`No resources found in ${env.namespace} namespace.\n`);
     return 0;
   }
   const previous = env.flags.bool('previous');
-  const opts = { previous, tail: selector && !env.flags.changed('tail') ? 10 : env.flags.int('tail'), timestamps: env.flags.bool('timestamps') };
+  const opts: LogOptions = { previous, tail: selector && !env.flags.changed('tail') ? 10 : env.flags.int('tail'), timestamps: env.flags.bool('timestamps') };
+  const since = sinceSeconds(env);
+  if (since !== undefined) opts.sinceSeconds = since;
   const all = env.flags.bool('all-containers');
-  const prefix = env.flags.bool('prefix') || pods.length > 1;
+  // logs.go: only --prefix (or --all-pods, which sets it) prefixes lines, even for several pods.
+  const prefix = env.flags.bool('prefix') || env.flags.bool('all-pods');
   const follow = env.flags.bool('follow');
+  if (follow) {
+    // logs.go RunLogs: following several streams is capped by --max-log-requests.
+    const n = pods.reduce((k, p: Any) => k + (all ? (p.spec?.initContainers ?? []).length + (p.spec?.containers ?? []).length : 1), 0);
+    const max = env.flags.int('max-log-requests');
+    if (n > 1 && n > max) throw fail(`you are attempting to follow ${n} log streams, but maximum allowed concurrency is ${max}, use --max-log-requests to increase the limit`);
+  }
   const streams: { stop(): void; readonly ended: boolean }[] = [];
   for (const pod of pods) {
     const containers = all ? [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c: Any) => c.name as string) : [containerFor(env, pod, requested)];
@@ -138,7 +203,7 @@ export function logs(env: Env): number | Pending {
       if (st) throw st;
       const na = env.options.nodeAccess;
       if (!na) throw fail(NO_NODE_ACCESS);
-      const pre = prefix || all ? `[pod/${pod.metadata.name}/${c}] ` : '';
+      const pre = prefix ? `[pod/${pod.metadata.name}/${c}] ` : '';
       if (follow && na.follow) {
         const s = na.follow(pod.metadata.namespace ?? env.namespace, pod.metadata.name ?? '', c, opts, (line) => env.out(pre + line + '\n'));
         if (isNodeAccessError(s)) throw fail(s.error);

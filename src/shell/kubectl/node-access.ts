@@ -18,6 +18,8 @@ export interface LogOptions {
   tail?: number;
   /** Prefix each line with its RFC 3339 timestamp (`--timestamps`). */
   timestamps?: boolean;
+  /** Only lines written in the last N seconds (`--since`, rounded; `--since-time` as the seconds since then, fractional). */
+  sinceSeconds?: number;
 }
 
 /** A failure the node answers with; `message` is what kubectl prints (it is printed as it is). */
@@ -54,7 +56,8 @@ export interface LogStream {
 /** The node layer as kubectl logs/exec reach it. */
 export interface NodeAccess {
   /**
-   * The container's log lines (without trailing newlines), oldest first, or an error. Called
+   * The container's log lines (without trailing newlines), oldest first, or an error (kube-apiserver's
+   * own failures, such as the kubelet being unreachable, are thrown as `ApiError`). Called
    * only for a pod that is bound to a node and a container that has started at least once.
    */
   logs(namespace: string, pod: string, container: string, opts: LogOptions): string[] | NodeAccessError;

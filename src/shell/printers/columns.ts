@@ -435,6 +435,64 @@ function intOrString(v: unknown): string {
 // The table
 // ------------------------------------------------------------------------------------------
 
+/**
+ * `formatHPAMetrics` (printers.go): each metric as `current/target` (resource metrics prefixed
+ * `cpu: `), `<unknown>` before the first metrics read, at most 2 then `+ N more...`.
+ */
+function formatHPAMetrics(specs: Any[] | undefined, statuses: Any[] | undefined): string {
+  if (!specs || specs.length === 0) return '<none>';
+  const st = statuses ?? [];
+  const q = (v: unknown) => quantityString(v);
+  const list: string[] = [];
+  specs.forEach((spec, i) => {
+    const s = st[i];
+    switch (spec?.type) {
+      case 'External': {
+        const t = spec.external?.target ?? {};
+        if (t.averageValue !== undefined) list.push(`${s?.external?.current?.averageValue !== undefined ? q(s.external.current.averageValue) : '<unknown>'}/${q(t.averageValue)} (avg)`);
+        else list.push(`${s?.external ? q(s.external.current?.value) : '<unknown>'}/${q(t.value)}`);
+        break;
+      }
+      case 'Pods':
+        list.push(`${s?.pods ? q(s.pods.current?.averageValue) : '<unknown>'}/${q(spec.pods?.target?.averageValue)}`);
+        break;
+      case 'Object': {
+        const t = spec.object?.target ?? {};
+        if (t.averageValue !== undefined) list.push(`${s?.object?.current?.averageValue !== undefined ? q(s.object.current.averageValue) : '<unknown>'}/${q(t.averageValue)} (avg)`);
+        else list.push(`${s?.object ? q(s.object.current?.value) : '<unknown>'}/${q(t.value)}`);
+        break;
+      }
+      case 'Resource':
+      case 'ContainerResource': {
+        const key = spec.type === 'Resource' ? 'resource' : 'containerResource';
+        const r = spec[key] ?? {};
+        const cur = s?.[key];
+        if (r.target?.averageValue !== undefined) {
+          list.push(`${r.name}: ${cur ? q(cur.current?.averageValue) : '<unknown>'}/${q(r.target.averageValue)}`);
+        } else {
+          const current = typeof cur?.current?.averageUtilization === 'number' ? `${cur.current.averageUtilization}%` : '<unknown>';
+          const target = typeof r.target?.averageUtilization === 'number' ? `${r.target.averageUtilization}%` : '<auto>';
+          list.push(`${r.name}: ${current}/${target}`);
+        }
+        break;
+      }
+      default:
+        list.push('<unknown type>');
+    }
+  });
+  if (list.length > 2) return `${list.slice(0, 2).join(', ')} + ${list.length - 2} more...`;
+  return list.join(', ');
+}
+
+/** `extractCSRStatus` (printers.go): Denied / Approved / Pending, then `,Failed`, `,Issued`. */
+function csrStatus(o: Any): string {
+  const types = new Set((o.status?.conditions ?? []).map((c: Any) => c?.type));
+  let status = types.has('Denied') ? 'Denied' : types.has('Approved') ? 'Approved' : 'Pending';
+  if (types.has('Failed')) status += ',Failed';
+  if (o.status?.certificate) status += ',Issued';
+  return status;
+}
+
 const CONTAINERS_IMAGES = [wide('Containers'), wide('Images')];
 
 /** Column definitions and row functions per built-in kind (printers.go `AddHandlers`). */
@@ -789,6 +847,181 @@ export const KIND_PRINTERS: Record<string, KindPrinter> = {
     group: 'networking.k8s.io',
     columns: [NAME, col('Pod-Selector'), AGE],
     row: (o, ctx) => [o.metadata?.name, formatLabelSelector(o.spec?.podSelector ?? {}), age(o, ctx)],
+  },
+  HorizontalPodAutoscaler: {
+    group: 'autoscaling',
+    columns: [NAME, col('Reference'), col('Targets'), col('MinPods'), col('MaxPods'), col('Replicas'), AGE],
+    row: (o, ctx) => [
+      o.metadata?.name,
+      `${o.spec?.scaleTargetRef?.kind ?? ''}/${o.spec?.scaleTargetRef?.name ?? ''}`,
+      formatHPAMetrics(o.spec?.metrics, o.status?.currentMetrics),
+      typeof o.spec?.minReplicas === 'number' ? String(o.spec.minReplicas) : '<unset>',
+      int(o.spec?.maxReplicas),
+      int(o.status?.currentReplicas),
+      age(o, ctx),
+    ],
+  },
+  ResourceQuota: {
+    group: '',
+    columns: [NAME, AGE, col('Request'), col('Limit')],
+    row: (o, ctx) => {
+      const hard: Record<string, unknown> = o.status?.hard ?? {};
+      const used: Record<string, unknown> = o.status?.used ?? {};
+      const req: string[] = [];
+      const lim: string[] = [];
+      for (const r of Object.keys(hard).sort()) {
+        const pieces = r.split('.');
+        (pieces.length > 1 && pieces[0] === 'limits' ? lim : req).push(`${r}: ${quantityString(used[r])}/${quantityString(hard[r])}`);
+      }
+      return [o.metadata?.name, age(o, ctx), req.join(', '), lim.join(', ')];
+    },
+  },
+  PodTemplate: {
+    group: '',
+    columns: [NAME, col('Containers'), col('Images'), col('Pod Labels')],
+    row: (o) => [o.metadata?.name, ...containerCells(o.template?.spec?.containers), formatLabels(o.template?.metadata?.labels)],
+  },
+  CertificateSigningRequest: {
+    group: 'certificates.k8s.io',
+    columns: [NAME, AGE, col('SignerName'), col('Requestor'), col('RequestedDuration'), col('Condition')],
+    row: (o, ctx) => [
+      o.metadata?.name,
+      age(o, ctx),
+      o.spec?.signerName || '<none>',
+      o.spec?.username ?? '',
+      typeof o.spec?.expirationSeconds === 'number' ? humanDuration(o.spec.expirationSeconds * 1000) : '<none>',
+      csrStatus(o),
+    ],
+  },
+  RuntimeClass: {
+    group: 'node.k8s.io',
+    columns: [NAME, col('Handler'), AGE],
+    row: (o, ctx) => [o.metadata?.name, o.handler ?? '', age(o, ctx)],
+  },
+  APIService: {
+    group: 'apiregistration.k8s.io',
+    columns: [NAME, col('Service'), col('Available'), AGE],
+    row: (o, ctx) => {
+      const svc = o.spec?.service ? `${o.spec.service.namespace}/${o.spec.service.name}` : 'Local';
+      const c = (o.status?.conditions ?? []).find((x: Any) => x?.type === 'Available');
+      const available = !c ? 'Unknown' : c.status === 'True' ? 'True' : `${c.status} (${c.reason ?? ''})`;
+      return [o.metadata?.name, svc, available, age(o, ctx)];
+    },
+  },
+  VolumeAttachment: {
+    group: 'storage.k8s.io',
+    columns: [NAME, col('Attacher', 'string', 0, 'name'), col('PV'), col('Node'), col('Attached', 'boolean'), AGE],
+    row: (o, ctx) => [o.metadata?.name, o.spec?.attacher ?? '', o.spec?.source?.persistentVolumeName ?? '', o.spec?.nodeName ?? '', o.status?.attached === true, age(o, ctx)],
+  },
+  CSINode: {
+    group: 'storage.k8s.io',
+    columns: [NAME, col('Drivers', 'integer'), AGE],
+    row: (o, ctx) => [o.metadata?.name, len(o.spec?.drivers), age(o, ctx)],
+  },
+  CSIDriver: {
+    group: 'storage.k8s.io',
+    columns: [
+      NAME,
+      col('AttachRequired', 'boolean'),
+      col('PodInfoOnMount', 'boolean'),
+      col('StorageCapacity', 'boolean'),
+      col('TokenRequests'),
+      col('RequiresRepublish', 'boolean'),
+      col('Modes'),
+      AGE,
+    ],
+    row: (o, ctx) => {
+      const s = o.spec ?? {};
+      const tokens = (s.tokenRequests ?? []).map((t: Any) => t?.audience ?? '').join(',');
+      const modes = (s.volumeLifecycleModes ?? []).join(',');
+      return [o.metadata?.name, s.attachRequired !== false, s.podInfoOnMount === true, s.storageCapacity === true, tokens || '<unset>', s.requiresRepublish === true, modes || '<none>', age(o, ctx)];
+    },
+  },
+  CSIStorageCapacity: {
+    group: 'storage.k8s.io',
+    columns: [NAME, col('StorageClassName'), col('Capacity')],
+    row: (o) => [o.metadata?.name, o.storageClassName ?? '', o.capacity !== undefined ? quantityString(o.capacity) : '<unset>'],
+  },
+  VolumeAttributesClass: {
+    group: 'storage.k8s.io',
+    columns: [NAME, col('DriverName'), AGE],
+    row: (o, ctx) => [o.metadata?.name, o.driverName ?? '', age(o, ctx)],
+  },
+  FlowSchema: {
+    group: 'flowcontrol.apiserver.k8s.io',
+    columns: [NAME, col('PriorityLevel'), col('MatchingPrecedence'), col('DistinguisherMethod'), AGE, col('MissingPL')],
+    row: (o, ctx) => {
+      const dangling = (o.status?.conditions ?? []).find((c: Any) => c?.type === 'Dangling');
+      return [o.metadata?.name, o.spec?.priorityLevelConfiguration?.name ?? '', int(o.spec?.matchingPrecedence), o.spec?.distinguisherMethod?.type ?? '<none>', age(o, ctx), dangling ? String(dangling.status) : '?'];
+    },
+  },
+  PriorityLevelConfiguration: {
+    group: 'flowcontrol.apiserver.k8s.io',
+    columns: [NAME, col('Type'), col('NominalConcurrencyShares'), col('Queues'), col('HandSize'), col('QueueLengthLimit'), AGE],
+    row: (o, ctx) => {
+      const lim = o.spec?.limited;
+      const q = lim?.limitResponse?.queuing;
+      const v = (x: unknown) => (x === undefined || x === null ? '<none>' : (x as number));
+      return [o.metadata?.name, o.spec?.type ?? '', lim ? int(lim.nominalConcurrencyShares) : '<none>', q ? v(q.queues) : '<none>', q ? v(q.handSize) : '<none>', q ? v(q.queueLengthLimit) : '<none>', age(o, ctx)];
+    },
+  },
+  ValidatingAdmissionPolicy: {
+    group: 'admissionregistration.k8s.io',
+    columns: [NAME, col('Validations', 'integer'), col('ParamKind'), AGE],
+    row: (o, ctx) => {
+      const pk = o.spec?.paramKind;
+      return [o.metadata?.name, len(o.spec?.validations), pk ? `${pk.apiVersion}/${pk.kind}` : '<unset>', age(o, ctx)];
+    },
+  },
+  ValidatingAdmissionPolicyBinding: {
+    group: 'admissionregistration.k8s.io',
+    columns: [NAME, col('PolicyName'), col('ParamRef'), AGE],
+    row: (o, ctx) => {
+      const pr = o.spec?.paramRef;
+      const ref = pr ? (pr.namespace ? `${pr.namespace}/${pr.name ?? '*'}` : (pr.name ?? '*')) : '<unset>';
+      return [o.metadata?.name, o.spec?.policyName ?? '', ref, age(o, ctx)];
+    },
+  },
+  ServiceCIDR: {
+    group: 'networking.k8s.io',
+    columns: [NAME, col('CIDRs'), AGE],
+    row: (o, ctx) => [o.metadata?.name, (o.spec?.cidrs ?? []).join(','), age(o, ctx)],
+  },
+  IPAddress: {
+    group: 'networking.k8s.io',
+    columns: [NAME, col('ParentRef')],
+    row: (o) => {
+      const p = o.spec?.parentRef;
+      if (!p) return [o.metadata?.name, '<none>'];
+      const gr = (p.group ? `${p.resource}.${p.group}` : p.resource ?? '').toLowerCase();
+      return [o.metadata?.name, `${gr}${p.namespace ? `/${p.namespace}` : ''}/${p.name ?? ''}`];
+    },
+  },
+  ResourceClaim: {
+    group: 'resource.k8s.io',
+    columns: [NAME, col('State'), AGE],
+    row: (o, ctx) => {
+      const states: string[] = [];
+      if (o.metadata?.deletionTimestamp) states.push('deleted');
+      states.push(o.status?.allocation ? 'allocated' : 'pending');
+      if ((o.status?.reservedFor ?? []).length) states.push('reserved');
+      return [o.metadata?.name, states.join(','), age(o, ctx)];
+    },
+  },
+  ResourceSlice: {
+    group: 'resource.k8s.io',
+    columns: [NAME, col('Node'), col('Driver'), col('Pool'), AGE],
+    row: (o, ctx) => [o.metadata?.name, o.spec?.nodeName ?? '', o.spec?.driver ?? '', o.spec?.pool?.name ?? '', age(o, ctx)],
+  },
+  DeviceClass: {
+    group: 'resource.k8s.io',
+    columns: [NAME, AGE],
+    row: (o, ctx) => [o.metadata?.name, age(o, ctx)],
+  },
+  ResourceClaimTemplate: {
+    group: 'resource.k8s.io',
+    columns: [NAME, AGE],
+    row: (o, ctx) => [o.metadata?.name, age(o, ctx)],
   },
 };
 
