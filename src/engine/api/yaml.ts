@@ -970,8 +970,11 @@ function lineOffset(text: string, base: number): number {
   return li.lineOf(base) - 1;
 }
 
-/** `a.b[0].c[key.with.dots]` -> ['a', 'b', 0, 'c', 'key.with.dots'] (field.Path rendering). */
-function splitFieldPath(p: string): (string | number)[] {
+/**
+ * `a.b[0].c[key.with.dots]` -> ['a', 'b', 0, 'c', 'key.with.dots']: the segments of a field path
+ * as apimachinery's `field.Path.String()` renders it (indexes as numbers, map keys as strings).
+ */
+export function splitFieldPath(p: string): (string | number)[] {
   const out: (string | number)[] = [];
   let i = 0;
   let cur = '';

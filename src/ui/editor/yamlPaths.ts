@@ -6,6 +6,7 @@
  * Lines and columns are 1-based, as Monaco counts them.
  */
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Node, type Pair } from 'yaml';
+import { splitFieldPath } from '../../engine/api/yaml';
 
 /** A span of the buffer (1-based, end exclusive column). */
 export interface Span {
@@ -36,31 +37,8 @@ export function syntaxProblems(text: string): SyntaxProblem[] {
   return out;
 }
 
-/** `a.b[0].c[key.with.dots]` -> ['a', 'b', 0, 'c', 'key.with.dots'] (field.Path's rendering). */
-export function splitFieldPath(path: string): (string | number)[] {
-  const out: (string | number)[] = [];
-  let cur = '';
-  for (let i = 0; i < path.length; ) {
-    const c = path[i];
-    if (c === '.') {
-      if (cur) out.push(cur);
-      cur = '';
-      i++;
-    } else if (c === '[') {
-      if (cur) out.push(cur);
-      cur = '';
-      const close = path.indexOf(']', i);
-      const inner = close < 0 ? path.slice(i + 1) : path.slice(i + 1, close);
-      out.push(/^[0-9]+$/.test(inner) ? Number(inner) : inner);
-      i = close < 0 ? path.length : close + 1;
-    } else {
-      cur += c;
-      i++;
-    }
-  }
-  if (cur) out.push(cur);
-  return out;
-}
+/** Field path -> segments: the API server's own parser (src/engine/api/yaml.ts), shared. */
+export { splitFieldPath };
 
 /**
  * The span of `fieldPath` in the document of `text` that starts at or contains 1-based
