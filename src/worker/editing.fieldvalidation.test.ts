@@ -63,5 +63,7 @@ describe("YAML editor: strict field validation (kubectl --validate=strict)", () 
     expect(res.text).toContain(
       'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus"',
     );
+    // The bare BadRequest has no causes; the editor places the named field at its line.
+    expect(res.status?.causes).toEqual([expect.objectContaining({ field: "bogus", line: 8, message: 'unknown field "bogus"' })]);
   });
 });

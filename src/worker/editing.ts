@@ -142,6 +142,15 @@ function statusOf(e: ApiError, text: string, docIndex: number, docLine: number):
     const line = cause.field ? findLineOfPath(text, docIndex, cause.field) : undefined;
     return { reason: cause.reason, message: cause.message, ...(cause.field ? { field: cause.field } : {}), line: line ?? docLine };
   });
+  // A strict decoding failure is a bare BadRequest (no causes): its message names the fields
+  // (`strict decoding error: unknown field "spec.replicaz", unknown field "..."`), so each one
+  // is placed at its line in the buffer, as a cause would be.
+  if (causes.length === 0) {
+    for (const m of (e.status.message ?? '').matchAll(/unknown field "([^"]+)"/g)) {
+      const field = m[1].replace(/^\./, '');
+      causes.push({ reason: e.status.reason, message: `unknown field "${m[1]}"`, field, line: findLineOfPath(text, docIndex, field) ?? docLine });
+    }
+  }
   return { code: e.status.code, reason: e.status.reason, message: e.status.message, causes };
 }
 

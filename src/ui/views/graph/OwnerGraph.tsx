@@ -140,6 +140,9 @@ function ChainCaption({ chain }: { chain: string[] }) {
   );
 }
 
+/** Smallest zoom a fit goes to: below it the 13 px labels of the boxes are no longer readable. */
+const FIT_MIN_ZOOM = 0.55;
+
 function Flow() {
   const items = useSim(useShallow(structure));
   const { selectedUid, chain } = useChain();
@@ -181,8 +184,16 @@ function Flow() {
   // selection changes and when the canvas changes size (a laptop window, a projector).
   const canvas = useRef<HTMLDivElement>(null);
   const chainRef = useRef(chain);
+  // With nothing selected: the bookshop's objects (the story's), else everything; never so small
+  // that the boxes cannot be read (FIT_MIN_ZOOM; pan or zoom out for the rest).
+  const overview = useMemo(() => {
+    const shop = items.filter((it) => it.split('|')[2]?.startsWith('bookshop/')).map((it) => it.split('|')[0]);
+    return shop;
+  }, [items]);
+  const overviewRef = useRef(overview);
   useEffect(() => {
     chainRef.current = chain;
+    overviewRef.current = overview;
   });
   useEffect(() => {
     let frame = 0;
@@ -190,7 +201,12 @@ function Flow() {
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(() => {
         const c = chainRef.current;
-        void rf.fitView(c.length ? { nodes: c.map((id) => ({ id })), padding: 0.06, maxZoom: 1.25, duration: 0 } : { padding: 0.08, maxZoom: 1.3, duration: 0 });
+        const o = overviewRef.current;
+        void rf.fitView(
+          c.length
+            ? { nodes: c.map((id) => ({ id })), padding: 0.06, maxZoom: 1.25, minZoom: FIT_MIN_ZOOM, duration: 0 }
+            : { ...(o.length ? { nodes: o.map((id) => ({ id })) } : {}), padding: 0.08, maxZoom: 1.3, minZoom: FIT_MIN_ZOOM, duration: 0 },
+        );
       });
     };
     fit();
@@ -211,7 +227,7 @@ function Flow() {
           edges={edges}
           nodeTypes={nodeTypes}
           fitView
-          fitViewOptions={{ padding: 0.08, maxZoom: 1.3 }}
+          fitViewOptions={{ padding: 0.08, maxZoom: 1.3, minZoom: FIT_MIN_ZOOM }}
           minZoom={0.2}
           maxZoom={2}
           nodesDraggable={false}
