@@ -447,7 +447,7 @@ export function createCluster(opts: CreateClusterOptions): Cluster {
     pgrep: (name, pattern, o) => byName(name).machine.pgrep(pattern, o),
     pkill(name, pattern, signal = 'SIGTERM', o) {
       const sig = parseSignal(String(signal)) ?? 'SIGTERM';
-      trace.add('docker', `docker exec ${name} pkill -${sig.replace(/^SIG/, '')} ${pattern}`, { kind: 'Node', name }, 'action');
+      trace.add('docker', `docker exec ${name} pkill -${sig.replace(/^SIG/, '')}${o?.full ? ' -f' : ''}${o?.exact ? ' -x' : ''} ${pattern}`, { kind: 'Node', name }, 'action');
       return byName(name).machine.pkill(pattern, sig, o);
     },
     mv(name, src, dst) {
