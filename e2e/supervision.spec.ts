@@ -56,7 +56,7 @@ test('kill the kubelet: systemd restarts it 10 s later; stop it: the node goes N
   await expect(kubelet.locator('.sup-state')).toHaveText('restarting in 10 s');
   await expect(kubelet.locator('.sup-state')).toHaveAttribute('data-state', 'restarting');
   await expect(kubelet).toContainText('activating (auto-restart)');
-  await expect(kubelet).toContainText(`last exit: status=9/KILL, exit 137 (PID ${pid0})`);
+  await expect(kubelet).toContainText(`last exit: code=killed, status=9/KILL (PID ${pid0})`);
   await expect(node.locator('[data-kubelet]')).toContainText('nobody restarts them');
   await expect(node.locator('[data-sup-pod^="catalog-"]')).toContainText('unsupervised');
   await shots(page, '2-kubelet-killed', out);

@@ -116,6 +116,10 @@ export function App() {
   const view = useSim((s) => s.view);
   return (
     <div className="app">
+      <nav className="skip-links" aria-label="Skip links">
+        <a href="#terminal">Skip to the terminal</a>
+        <a href="#sidebar">Skip to the inspector and timeline</a>
+      </nav>
       <header className="app-header">
         <div className="brand">
           <svg className="app-logo" viewBox="0 0 32 32" aria-hidden="true">
@@ -157,7 +161,7 @@ export function App() {
           </div>
           <TerminalPanel />
         </section>
-        <aside className="sidebar">
+        <aside className="sidebar" id="sidebar" tabIndex={-1}>
           <Inspector />
           <Timeline />
         </aside>

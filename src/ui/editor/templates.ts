@@ -19,18 +19,18 @@ export const TEMPLATES: readonly Template[] = [
     yaml: `apiVersion: apps/v1
 kind: Deployment
 metadata:
-  name: web
+  name: demo
   labels:
-    app: web
+    app: demo
 spec:
   replicas: 2
   selector:
     matchLabels:
-      app: web
+      app: demo
   template:
     metadata:
       labels:
-        app: web
+        app: demo
     spec:
       containers:
       - name: nginx
@@ -61,10 +61,10 @@ spec:
     yaml: `apiVersion: v1
 kind: Service
 metadata:
-  name: web
+  name: demo
 spec:
   selector:
-    app: web
+    app: demo
   ports:
   - name: http
     port: 80

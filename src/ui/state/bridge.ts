@@ -193,15 +193,20 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
   }
 
   store.setState({ send });
-  // Keep `?seed=` in the address bar equal to the running seed, so a reload or a shared link
-  // reproduces the run.
+  // Keep `?seed=` and `?paused=1` in the address bar equal to the running seed and whether time
+  // runs (Play/Pause, and a Reset, which keeps the current one), so a reload or a shared link
+  // reproduces the run the way `startOptionsFrom` reads it.
   const unsubscribeSeed = store.subscribe(
-    (s) => (s.connected ? s.run.seed : undefined),
-    (seed) => {
-      if (seed === undefined) return;
+    (s) => (s.connected ? `${s.run.seed} ${s.run.playing ? 'playing' : 'paused'}` : undefined),
+    (key) => {
+      if (key === undefined) return;
+      const [seed = '', state] = key.split(' ');
       const url = new URL(window.location.href);
-      if (url.searchParams.get('seed') === String(seed)) return;
-      url.searchParams.set('seed', String(seed));
+      const pausedNow = state === 'paused';
+      if (url.searchParams.get('seed') === seed && startOptionsFrom(url.search).paused === pausedNow) return;
+      url.searchParams.set('seed', seed);
+      if (pausedNow) url.searchParams.set('paused', '1');
+      else url.searchParams.delete('paused');
       window.history.replaceState(window.history.state, '', url);
     },
   );

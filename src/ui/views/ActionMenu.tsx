@@ -39,19 +39,22 @@ export function ActionMenu({ target, actions, label = 'Actions', open: openProp,
   const items = (): HTMLButtonElement[] => [...(menu.current?.querySelectorAll<HTMLButtonElement>('[role="menuitem"]:not([aria-disabled="true"])') ?? [])];
 
   // The menu is fixed to the viewport next to its button (scrolling panels and the terminal
-  // would clip it otherwise): below it, or above when there is more room there.
+  // would clip it otherwise): below it when the whole list fits there, else on the side with more
+  // room; never past the viewport's edge (it scrolls inside when taller than that room).
   const [place, setPlace] = useState<React.CSSProperties>({});
   const reposition = useCallback(() => {
     if (!button.current) return;
     const r = button.current.getBoundingClientRect();
     const below = window.innerHeight - r.bottom - 8;
     const above = r.top - 8;
-    const up = below < 260 && above > below;
-    setPlace({
-      position: 'fixed',
-      right: Math.max(4, window.innerWidth - r.right),
-      ...(up ? { bottom: window.innerHeight - r.top + 4, maxHeight: above } : { top: r.bottom + 4, maxHeight: below }),
-    });
+    // The list's full height (scrollHeight ignores max-height); before it is drawn, assume 260px.
+    const need = menu.current ? menu.current.scrollHeight + 2 : 260;
+    const right = Math.max(4, window.innerWidth - r.right);
+    const room = window.innerHeight - 16;
+    if (need <= below) setPlace({ position: 'fixed', right, top: r.bottom + 4, maxHeight: below });
+    else if (need <= above) setPlace({ position: 'fixed', right, bottom: window.innerHeight - r.top + 4, maxHeight: above });
+    // Fits on neither side: as low as it fits whole (over its button), or the full height, scrolling.
+    else setPlace({ position: 'fixed', right, top: Math.max(8, window.innerHeight - 8 - need), maxHeight: room });
   }, []);
   useLayoutEffect(() => {
     if (open) reposition();

@@ -113,8 +113,10 @@ const NodePanel = memo(function NodePanel({ uid }: { uid: string }) {
           </svg>
           {name}
         </button>
-        <NodeStatus rec={rec} />
-        <ActionMenu target={`node ${name}`} actions={nodeActions({ name, unschedulable: rec.unschedulable ?? false })} />
+        <div className="node-head-row">
+          <NodeStatus rec={rec} />
+          <ActionMenu target={`node ${name}`} actions={nodeActions({ name, unschedulable: rec.unschedulable ?? false, ready: rec.nodeReady === 'True' })} />
+        </div>
       </header>
       <dl className="node-meta">
         <div>

@@ -320,7 +320,7 @@ export function Inspector() {
           {rec.kind === 'Deployment' ? <ScaleAction key={rec.uid} rec={rec} /> : null}
           {rec.kind === 'Node' ? (
             <div className="action">
-              <ActionMenu target={`node ${rec.name}`} label="Node actions" actions={nodeActions({ name: rec.name, unschedulable: rec.unschedulable ?? false })} />
+              <ActionMenu target={`node ${rec.name}`} label="Node actions" actions={nodeActions({ name: rec.name, unschedulable: rec.unschedulable ?? false, ready: rec.nodeReady === 'True' })} />
             </div>
           ) : null}
           {rec.kind === 'Pod' && !rec.deleting && rec.namespace && podActions({ namespace: rec.namespace, name: rec.name }).length > 1 ? (

@@ -112,8 +112,15 @@ function StateBadge({ state, restartAt, backoff, backoffUntil, reason }: { state
   );
 }
 
+/**
+ * A last exit in its supervisor's words: systemd's `code=killed, status=9/KILL` /
+ * `code=exited, status=1/FAILURE` for units (src/engine/node/systemd.ts), the kubelet's reason and
+ * exit code for containers.
+ */
 function exitText(e: ExitInfo): string {
-  return `${e.reason}${e.exitCode !== undefined && !e.reason.includes(String(e.exitCode)) ? `, exit ${e.exitCode}` : ''}${e.pid ? ` (PID ${e.pid})` : ''}`;
+  const pid = e.pid ? ` (PID ${e.pid})` : '';
+  if (e.reason.startsWith('status=')) return `${e.exitCode !== undefined && e.exitCode > 128 ? 'code=killed' : 'code=exited'}, ${e.reason}${pid}`;
+  return `${e.reason}${e.exitCode !== undefined && !e.reason.includes(String(e.exitCode)) ? `, exit ${e.exitCode}` : ''}${pid}`;
 }
 
 function Facts({ items }: { items: (string | false | undefined)[] }) {

@@ -121,7 +121,7 @@ export function TerminalPanel() {
     target.addEventListener('pointerup', up);
   };
   return (
-    <section className={`term-panel${collapsed && load ? ' is-collapsed' : ''}`} aria-label="Terminal" style={collapsed && load ? undefined : { height }}>
+    <section className={`term-panel${collapsed && load ? ' is-collapsed' : ''}`} aria-label="Terminal" id="terminal" tabIndex={-1} style={collapsed && load ? undefined : { height }}>
       <div
         className="term-resizer"
         role="separator"

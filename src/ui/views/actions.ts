@@ -41,6 +41,13 @@ export interface NodeFacts {
   connected?: boolean;
   /** `spec.unschedulable` (cordoned); undefined: unknown, offer both. */
   unschedulable?: boolean;
+  /**
+   * The Node's `Ready` condition is `True` (its kubelet posts status, so the node is powered and on
+   * the network as far as the API server knows). Used only where `power` / `connected` are unknown:
+   * "Power on" and "Restore its network" are then shown greyed out (the shell lines still work:
+   * the condition lags a `docker stop` by the node-monitor grace period).
+   */
+  ready?: boolean;
 }
 
 /** Power, network, cordon and drain of a node, plus the kill of its kubelet and containerd. */
@@ -48,9 +55,10 @@ export function nodeActions(n: NodeFacts): Action[] {
   const on = n.power === undefined ? undefined : n.power !== 'stopped';
   const out: Action[] = [];
   if (on !== false) out.push({ id: 'power-off', label: 'Power off the node', line: `docker stop ${n.name}`, danger: true });
-  if (on !== true) out.push({ id: 'power-on', label: 'Power on the node', line: `docker start ${n.name}` });
+  const reportsReady = n.ready === true ? 'the node reports Ready' : undefined;
+  if (on !== true) out.push({ id: 'power-on', label: 'Power on the node', line: `docker start ${n.name}`, ...(on === undefined && reportsReady ? { disabled: reportsReady } : {}) });
   if (n.connected !== false) out.push({ id: 'net-cut', label: 'Cut its network', line: `docker network disconnect kind ${n.name}`, danger: true, ...(on === false ? { disabled: 'the node is off' } : {}) });
-  if (n.connected !== true) out.push({ id: 'net-restore', label: 'Restore its network', line: `docker network connect kind ${n.name}` });
+  if (n.connected !== true) out.push({ id: 'net-restore', label: 'Restore its network', line: `docker network connect kind ${n.name}`, ...(n.connected === undefined && reportsReady ? { disabled: reportsReady } : {}) });
   out.push({ id: 'kill-kubelet', label: 'Kill the kubelet (SIGKILL)', line: `docker exec ${n.name} pkill -9 -x kubelet`, danger: true, ...(on === false ? { disabled: 'the node is off' } : {}) });
   out.push({ id: 'kill-containerd', label: 'Kill containerd (SIGKILL)', line: `docker exec ${n.name} pkill -9 -x containerd`, danger: true, ...(on === false ? { disabled: 'the node is off' } : {}) });
   if (n.unschedulable !== true) out.push({ id: 'cordon', label: 'Cordon (no new pods)', line: `kubectl cordon ${n.name}` });
@@ -64,14 +72,18 @@ export function unitProgram(unit: string): string {
   return unit.replace(/\.service$/, '');
 }
 
-/** Kill / stop / start / restart a systemd unit on a node. */
+/**
+ * Kill / stop / start / restart a systemd unit on a node. `facts.running`: its main process runs
+ * (then "Start" is a no-op, as `systemctl start` of an active unit is, and is shown greyed out);
+ * `facts.nodeOn === false` greys out everything.
+ */
 export function unitActions(node: string, unit: string, facts: { running?: boolean; nodeOn?: boolean } = {}): Action[] {
   const short = unitProgram(unit);
   const off = facts.nodeOn === false ? 'the node is off' : undefined;
   return [
     { id: `kill-${short}`, label: `Kill ${short} (SIGKILL)`, line: `docker exec ${node} pkill -9 -x ${short}`, danger: true, ...(off ? { disabled: off } : facts.running === false ? { disabled: 'no process runs' } : {}) },
     { id: `stop-${short}`, label: `Stop ${unit}`, line: `docker exec ${node} systemctl stop ${short}`, danger: true, ...(off ? { disabled: off } : {}) },
-    { id: `start-${short}`, label: `Start ${unit}`, line: `docker exec ${node} systemctl start ${short}`, ...(off ? { disabled: off } : {}) },
+    { id: `start-${short}`, label: `Start ${unit}`, line: `docker exec ${node} systemctl start ${short}`, ...(off ? { disabled: off } : facts.running === true ? { disabled: 'it is already running' } : {}) },
     { id: `restart-${short}`, label: `Restart ${unit}`, line: `docker exec ${node} systemctl restart ${short}`, ...(off ? { disabled: off } : {}) },
   ];
 }
