@@ -12,7 +12,7 @@ import { bookshopFiles } from '../cli';
 import { story } from './storykit';
 
 const CP = 'docker exec k8s-lab-control-plane';
-const CORPUS = new URL('../../../shared/corpus/manifests/', import.meta.url);
+const CORPUS = new URL('../../fixtures/corpus/manifests/', import.meta.url);
 
 const CRASHER = `kubectl apply -f - <<EOF
 apiVersion: v1
