@@ -62,13 +62,14 @@ import type { KubeObject } from '../api/types';
 import { EventRecorder } from '../client/events';
 import { SharedInformerFactory, type Informer } from '../client/informer';
 import { LeaderElector } from '../client/leaderelection';
-import type { ProcessContext, Program } from '../node/process';
+import type { Program } from '../node/process';
 import type { ContainerProgram, ContainerRunSpec, ContainerServices, ProgramFactory } from '../node/programs';
 import { ProgramRegistry } from '../node/programs';
 import { klogLine } from '../node/kubelet/util';
 import { base64 } from '../node/fs';
 import { syntheticDigestHex } from '../node/registry';
 import type { ComponentEnv } from './components';
+import { withSidecar } from './sidecar';
 import { authorize, type RequestAttributes, type ServiceAccountUser } from './rbac';
 
 const MiB = 1024 * 1024;
@@ -221,27 +222,6 @@ class PodClient {
   }
 }
 
-/** Wrap a data model's program with extra behaviour started and stopped with it. */
-function withSidecar(inner: ContainerProgram, extra: { start(ctx: ProcessContext): void; stop(): void }): Program & Partial<Omit<ContainerProgram, 'model'>> {
-  let stopped = false;
-  return {
-    start(ctx) {
-      inner.start(ctx);
-      extra.start(ctx);
-    },
-    onSignal: (sig, ctx) => (inner.onSignal ? inner.onSignal(sig, ctx) : false),
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      extra.stop();
-      inner.stop?.();
-    },
-    listening: (port) => inner.listening(port),
-    http: (port, req) => inner.http(port, req),
-    exec: (argv, done) => inner.exec(argv, done),
-    ready: () => inner.ready(),
-  };
-}
 
 // ------------------------------------------------------------------------------ shelf-controller
 

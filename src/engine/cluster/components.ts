@@ -55,6 +55,7 @@ import { CLUSTER_DOMAIN, emptyRules } from './network';
 import { kindnetConflist } from './manifests';
 import { nodeIpamController } from './nodeipam';
 import { registerAppControllerPrograms } from './appcontrollers';
+import { withSidecar } from './sidecar';
 
 const MiB = 1024 * 1024;
 
@@ -448,30 +449,6 @@ class CoreDnsCache implements DnsServer {
   }
 }
 
-/** Wrap a data model's program with extra behaviour started and stopped with it. */
-function withSidecar(
-  inner: ContainerProgram,
-  extra: { start(ctx: ProcessContext): void; stop(): void },
-): Program & Partial<Omit<ContainerProgram, 'model'>> {
-  let stopped = false;
-  return {
-    start(ctx) {
-      inner.start(ctx);
-      extra.start(ctx);
-    },
-    onSignal: (sig, ctx) => (inner.onSignal ? inner.onSignal(sig, ctx) : false),
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      extra.stop();
-      inner.stop?.();
-    },
-    listening: (port) => inner.listening(port),
-    http: (port, req) => inner.http(port, req),
-    exec: (argv, done) => inner.exec(argv, done),
-    ready: () => inner.ready(),
-  };
-}
 
 // ------------------------------------------------------------------------------ kube-proxy
 
