@@ -23,6 +23,7 @@
  */
 import type { Command, CommandIO, Pending, ShellContext, ShellFiles } from './types';
 import { IncompleteInput, ShellSyntaxError, parseScript } from './parse';
+import { HOST_PROMPT } from './session-constants';
 export { inputStatus } from './parse';
 import type { AndOr, Pipeline, Redirect, Script, SimpleCommand, Word, WordPart } from './parse';
 import { BufferSink, FILTERS, NULL_SINK } from './filters';
@@ -110,7 +111,7 @@ export function sessionOf(ctx: ShellContext): ShellSession | undefined {
 }
 
 /** The laptop's prompt. */
-export const HOST_PROMPT = '$ ';
+export { HOST_PROMPT };
 /** bash's PS2, shown before continuation lines (here-document bodies). */
 export const CONTINUATION_PROMPT = '> ';
 /** A root bash prompt inside a kind node: `root@k8s-lab-worker:/# `. */

@@ -8,6 +8,7 @@
  */
 import { inputStatus } from './parse';
 import { CONTINUATION_PROMPT, runToCompletion, type Shell } from './shell';
+import { LINE_LATENCY_MS } from './session-constants';
 
 /** One input of a script: its lines (the first typed at the prompt, the rest at `> `). */
 export interface ScriptInput {
@@ -42,13 +43,7 @@ export function splitInputs(script: string): ScriptInput[] {
   return out;
 }
 
-/**
- * Virtual ms each input costs after it finished, as a real `kubectl`/`docker exec` call costs
- * tens of milliseconds (process start, TLS, the request). In that time what the line set off
- * happens: a `pkill kubelet` lets the kubelet exit (5 ms) and systemd reap it, so the next line's
- * `systemctl status kubelet` no longer shows `active (running)`.
- */
-export const LINE_LATENCY_MS = 50;
+export { LINE_LATENCY_MS };
 
 /** Options of `runTranscript`. */
 export interface TranscriptOptions {

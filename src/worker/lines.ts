@@ -7,15 +7,8 @@ import { runFallbackLine } from './fallbackShell';
 import type { Shell, ShellRun } from '../shell/shell';
 import type { Completion } from '../shell/complete';
 import type { CompletionInputs } from './completion';
+import { HOST_PROMPT, LINE_LATENCY_MS } from '../shell/session-constants';
 
-/** The laptop's prompt (src/shell/shell.ts HOST_PROMPT; repeated so this module does not load the shell). */
-const HOST_PROMPT = '$ ';
-/**
- * Virtual ms a finished line costs (src/shell/transcript.ts LINE_LATENCY_MS, repeated for the same
- * reason): what it set off happens before the next line, even while paused (a `pkill kubelet`
- * lets systemd reap the kubelet, so the next `systemctl status` shows it gone).
- */
-const LINE_LATENCY_MS = 50;
 
 /** A chunk of a line's output. */
 export interface LineOutput {
