@@ -5,7 +5,7 @@
  */
 import { useShallow } from 'zustand/react/shallow';
 import type { ObjRecord } from '../../protocol/messages';
-import { isNamespaceShown, useSim, type Selection, type SimState } from './store';
+import { isNamespaceShown, simStore, useSim, type Selection, type SimState } from './store';
 
 /** Sort key of a pod: namespace, then name (a deterministic layout). */
 function byNamespaceName(a: ObjRecord, b: ObjRecord): number {
@@ -65,6 +65,64 @@ function indexOf(objects: Record<string, ObjRecord>): ObjectIndex {
   return ix;
 }
 
+// ----------------------------------------------------------------------------- per-record channel
+
+/**
+ * Listeners per uid: a component that draws one record (a pod chip, a graph box) hears about that
+ * record only. With 1,000 pods on the map, every chip subscribing to the whole store meant 2,000
+ * selector calls (record and selection) on every diff, most of the main thread's script time; here
+ * one store listener compares the records by identity once per change and wakes only the chips
+ * whose record (or selection state) changed. The hooks are in ./useRecord.ts (this file stays
+ * free of React imports: the Node tests import it).
+ */
+const uidListeners = new Map<string, Set<() => void>>();
+let watching: { objects: Record<string, ObjRecord>; selected: string | undefined } | undefined;
+
+function notify(uid: string | undefined): void {
+  if (uid === undefined) return;
+  const set = uidListeners.get(uid);
+  if (set) for (const l of [...set]) l();
+}
+
+function onStoreChange(s: SimState): void {
+  const prev = watching;
+  if (!prev) return;
+  const selected = s.selected?.uid;
+  if (s.objects !== prev.objects) {
+    const before = prev.objects;
+    watching = { objects: s.objects, selected };
+    for (const uid of [...uidListeners.keys()]) if (s.objects[uid] !== before[uid]) notify(uid);
+  }
+  if (selected !== prev.selected) {
+    watching = { objects: s.objects, selected };
+    notify(prev.selected);
+    notify(selected);
+  }
+}
+
+/**
+ * Subscribe `listener` to changes of the record `uid` and of whether it is selected (the app's
+ * store, `simStore`); returns the unsubscribe function. What `useRecord` and `useIsSelected` (./useRecord.ts) use.
+ */
+export function subscribeUid(uid: string, listener: () => void): () => void {
+  if (!watching) {
+    const s = simStore.getState();
+    watching = { objects: s.objects, selected: s.selected?.uid };
+    simStore.subscribe(onStoreChange);
+  }
+  let set = uidListeners.get(uid);
+  if (!set) uidListeners.set(uid, (set = new Set()));
+  set.add(listener);
+  return () => {
+    set.delete(listener);
+    if (set.size === 0) uidListeners.delete(uid);
+  };
+}
+
+/**
+ * The record `uid`, re-rendering on any store change whose selector result differs. A chip or a
+ * graph box should use `useRecord` (./useRecord.ts), which hears about its own record only.
+ */
 export function useObject(uid: string | undefined): ObjRecord | undefined {
   return useSim((s) => (uid ? s.objects[uid] : undefined));
 }
@@ -83,31 +141,111 @@ export function usePodUidsOnNode(nodeName: string): string[] {
   return useSim(useShallow((s) => podsOnNode(s, nodeName).map((o) => o.uid)));
 }
 
+/**
+ * A selector computed once per version of the records and the namespace filter, returning the
+ * previous value itself while it is `same` as the new one: the component compares by identity
+ * (no shallow compare of 1,000 entries on every check) and re-renders only when it changed.
+ */
+function cachedSelector<T>(compute: (s: SimState) => T, same: (a: T, b: T) => boolean): (s: SimState) => T {
+  let last: { objects: SimState['objects']; namespaces: SimState['namespaces']; value: T } | undefined;
+  return (s) => {
+    if (last && last.objects === s.objects && last.namespaces === s.namespaces) return last.value;
+    const v = compute(s);
+    const value = last && same(last.value, v) ? last.value : v;
+    last = { objects: s.objects, namespaces: s.namespaces, value };
+    return value;
+  };
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** One cached selector per key (a node name), made on first use. */
+function perKey<T>(make: (key: string) => (s: SimState) => T): (key: string) => (s: SimState) => T {
+  const byKey = new Map<string, (s: SimState) => T>();
+  return (key) => {
+    let f = byKey.get(key);
+    if (!f) byKey.set(key, (f = make(key)));
+    return f;
+  };
+}
+
+const podKeysSelector = perKey((nodeName) => cachedSelector((s) => podsOnNode(s, nodeName).map((o) => `${o.namespace ?? ''}/${o.uid}`), sameItems));
+
+/** Pods of a node in shown namespaces as `namespace/uid` keys, sorted by namespace/name (same array while unchanged). */
+export function usePodKeysOnNode(nodeName: string): string[] {
+  return useSim(podKeysSelector(nodeName));
+}
+
+const hiddenSelector = perKey((nodeName) =>
+  cachedSelector(
+    (s) => {
+      let n = 0;
+      for (const o of indexOf(s.objects).podsByNode.get(nodeName) ?? []) if (!isNamespaceShown(s, o.namespace)) n++;
+      return n;
+    },
+    (a, b) => a === b,
+  ),
+);
+
 /** Count of pods on a node in hidden namespaces. */
 export function useHiddenPodCount(nodeName: string): number {
-  return useSim((s) => {
-    let n = 0;
-    for (const o of indexOf(s.objects).podsByNode.get(nodeName) ?? []) if (!isNamespaceShown(s, o.namespace)) n++;
-    return n;
-  });
+  return useSim(hiddenSelector(nodeName));
 }
+
+/** Pods with no node (unscheduled) or on a node that does not exist, in shown namespaces, sorted by namespace/name. */
+function unplacedPods(s: SimState): ObjRecord[] {
+  const ix = indexOf(s.objects);
+  const out: ObjRecord[] = [];
+  let groups = 0;
+  for (const [node, pods] of ix.podsByNode) {
+    if (node && ix.nodeNames.has(node)) continue;
+    groups++;
+    for (const o of pods) if (isNamespaceShown(s, o.namespace)) out.push(o);
+  }
+  if (groups > 1) out.sort(byNamespaceName); // unscheduled pods and pods of missing nodes: one order
+  return out;
+}
+
+const unplacedSelector = cachedSelector((s) => unplacedPods(s).map((o) => o.uid), sameItems);
 
 /** Pods with no node (unscheduled) or on a node that does not exist, in shown namespaces. */
 export function useUnplacedPodUids(): string[] {
-  return useSim(
-    useShallow((s) => {
-      const ix = indexOf(s.objects);
-      const out: ObjRecord[] = [];
-      let groups = 0;
-      for (const [node, pods] of ix.podsByNode) {
-        if (node && ix.nodeNames.has(node)) continue;
-        groups++;
-        for (const o of pods) if (isNamespaceShown(s, o.namespace)) out.push(o);
-      }
-      if (groups > 1) out.sort(byNamespaceName); // unscheduled pods and pods of missing nodes: one order
-      return out.map((o) => o.uid);
-    }),
-  );
+  return useSim(unplacedSelector);
+}
+
+/** Unplaced pods that share one scheduling message (`reason` '' when there is none yet, or the pod's node is gone). */
+export interface UnplacedGroup {
+  reason: string;
+  uids: string[];
+}
+
+/** Unplaced pods (shown namespaces) grouped by scheduling message, groups in order of first appearance (namespace/name order). */
+export function unplacedGroupsOf(s: SimState): UnplacedGroup[] {
+  const groups = new Map<string, string[]>();
+  for (const o of unplacedPods(s)) {
+    const reason = o.unschedulableReason ?? '';
+    let l = groups.get(reason);
+    if (!l) groups.set(reason, (l = []));
+    l.push(o.uid);
+  }
+  return [...groups].map(([reason, uids]) => ({ reason, uids }));
+}
+
+const unplacedGroupsSelector = cachedSelector(
+  unplacedGroupsOf,
+  (a, b) => a.length === b.length && a.every((g, i) => g.reason === b[i].reason && sameItems(g.uids, b[i].uids)),
+);
+
+/**
+ * The unplaced pods grouped by their FailedScheduling message, in the order the message first
+ * appears in namespace/name order: 790 pods that wait for the same reason show it once.
+ */
+export function useUnplacedGroups(): UnplacedGroup[] {
+  return useSim(unplacedGroupsSelector);
 }
 
 /** Namespaces that have pods, with counts, sorted (`["bookshop:6", ...]` pairs as tuples). */

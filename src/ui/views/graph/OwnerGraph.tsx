@@ -6,7 +6,9 @@
  *
  * React Flow's node objects are derived here, never kept in the immer store (immer freezes
  * objects React Flow writes into). Layout is recomputed only when the graph's structure changes;
- * status changes re-render only the node whose object changed.
+ * status changes re-render only the node whose object changed. More than POD_GROUP_THRESHOLD
+ * pods under one owner are one group box with their STATUS counts (./model.ts), so a Deployment
+ * scaled to 1,000 pods is Deployment -> ReplicaSet -> "1000 pods" and not 1,000 boxes.
  */
 import '@xyflow/react/dist/style.css';
 import { memo, useEffect, useMemo, useRef } from 'react';
@@ -15,18 +17,26 @@ import { Graph, layout } from '@dagrejs/dagre';
 import { useShallow } from 'zustand/react/shallow';
 import type { ObjRecord } from '../../../protocol/messages';
 import { isNamespaceShown, simStore, useSim, type SimState } from '../../state/store';
-import { descendants, ownerChain, resolveSelection, selectionOf, useObject } from '../../state/selectors';
-import { podTone, ToneIcon } from '../status';
+import { descendants, ownerChain, resolveSelection, selectionOf } from '../../state/selectors';
+import { useRecord } from '../../state/useRecord';
+import { podTone, ToneIcon, TONE_WORDS, type Tone } from '../status';
+import { buildGraphModel, chainBoxes, groupMembers, groupOwner, POD_GROUP_THRESHOLD, tallyStatuses, type GraphItem, type GraphModel } from './model';
+import './graph.css';
 
 const NODE_W = 240;
 const NODE_H = 66;
-const GRAPH_KINDS = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Pod']);
+/** A group box is taller: one line per STATUS count under its name. */
+const GROUP_H = 104;
+/** STATUS lines a group box has room for (with more statuses, the last line says "+N other"). */
+const GROUP_TALLY_LINES = 3;
 
 type ObjNodeData = { uid: string; hl: 'on' | 'off' | 'none'; selected: boolean };
 type ObjNode = Node<ObjNodeData, 'obj'>;
+type GroupNodeData = { owner: string; pinned?: string; hl: 'on' | 'off' | 'none' };
+type GroupNode = Node<GroupNodeData, 'pods'>;
 
 const ObjNodeView = memo(function ObjNodeView({ data }: NodeProps<ObjNode>) {
-  const rec = useObject(data.uid);
+  const rec = useRecord(data.uid);
   if (!rec) return null;
   let detail: React.ReactNode = null;
   if (rec.kind === 'Pod') {
@@ -58,24 +68,75 @@ const ObjNodeView = memo(function ObjNodeView({ data }: NodeProps<ObjNode>) {
   );
 });
 
-const nodeTypes = { obj: ObjNodeView };
+/** Tallies computed per owner once per version of the records (not on every selector check), same array while unchanged. */
+const tallies = new Map<string, { objects: SimState['objects']; namespaces: SimState['namespaces']; pinned?: string; flat: string[] }>();
 
-/** `uid|ownerUid,ownerUid|sortKey` for each object in the graph: the structure that layout depends on. */
-function structure(s: SimState): string[] {
-  const out: string[] = [];
-  const nodeOwners = new Set<string>();
-  for (const o of Object.values(s.objects)) {
-    if (!GRAPH_KINDS.has(o.kind) || !isNamespaceShown(s, o.namespace)) continue;
-    const owners = (o.owners ?? []).filter((r) => s.objects[r.uid]);
-    for (const r of owners) if (s.objects[r.uid].kind === 'Node') nodeOwners.add(r.uid);
-    out.push(`${o.uid}|${owners.map((r) => r.uid).join(',')}|${o.namespace ?? ''}/${o.kind}/${o.name}`);
-  }
-  for (const uid of nodeOwners) out.push(`${uid}||/Node/${s.objects[uid].name}`);
-  return out.sort((a, b) => {
-    const ka = a.slice(a.lastIndexOf('|') + 1);
-    const kb = b.slice(b.lastIndexOf('|') + 1);
-    return ka < kb ? -1 : ka > kb ? 1 : 0;
+/** `[label, count, tone, ...]` flattened: a group re-renders when a count changes. */
+function useTally(owner: string, pinned: string | undefined): string[] {
+  return useSim((s) => {
+    const c = tallies.get(owner);
+    if (c && c.objects === s.objects && c.namespaces === s.namespaces && c.pinned === pinned) return c.flat;
+    const flat = tallyStatuses(groupMembers(s.objects, owner, (ns) => isNamespaceShown(s, ns), pinned)).flatMap((e) => [e.label, String(e.count), e.tone]);
+    const same = c && c.flat.length === flat.length && c.flat.every((x, i) => x === flat[i]);
+    tallies.set(owner, { objects: s.objects, namespaces: s.namespaces, pinned, flat: same ? c.flat : flat });
+    return same ? c.flat : flat;
   });
+}
+
+/** The pods of one owner folded into one box: how many, and how many of each STATUS (icon, count, text). */
+const GroupNodeView = memo(function GroupNodeView({ data }: NodeProps<GroupNode>) {
+  const owner = useRecord(data.owner);
+  const flat = useTally(data.owner, data.pinned);
+  if (!owner) return null;
+  const tally: { label: string; count: number; tone: Tone }[] = [];
+  for (let i = 0; i < flat.length; i += 3) tally.push({ label: flat[i], count: Number(flat[i + 1]), tone: flat[i + 2] as Tone });
+  const total = tally.reduce((n, e) => n + e.count, 0);
+  const shown = tally.length > GROUP_TALLY_LINES ? tally.slice(0, GROUP_TALLY_LINES - 1) : tally;
+  const rest = tally.slice(shown.length).reduce((n, e) => n + e.count, 0);
+  const words = tally.map((e) => `${e.count} ${e.label}`).join(', ');
+  return (
+    <div
+      className={`g-node g-group hl-${data.hl}`}
+      data-graph-node={`Pods/${owner.name}`}
+      data-pod-count={total}
+      role="group"
+      aria-label={`${total} pods of ${owner.kind} ${owner.name}: ${words}`}
+      title={`${total} pods of ${owner.kind} ${owner.name}, drawn as one box (more than ${POD_GROUP_THRESHOLD} under one owner). Select one on the cluster map to see it here on its own.\n${words}`}
+    >
+      <Handle type="target" position={Position.Left} isConnectable={false} />
+      <span className="g-kind">
+        {total} pod{total === 1 ? '' : 's'}
+      </span>
+      <span className="g-name">{owner.name}-*</span>
+      <span className="g-tally">
+        {shown.map((e) => (
+          <span key={e.label} className={`g-tally-item tone-${e.tone}`} title={`${e.count} ${e.label} (${TONE_WORDS[e.tone]})`}>
+            <ToneIcon tone={e.tone} size={12} /> {e.count} {e.label}
+          </span>
+        ))}
+        {rest ? <span className="g-tally-item muted">+{rest} other</span> : null}
+      </span>
+      <Handle type="source" position={Position.Right} isConnectable={false} />
+    </div>
+  );
+});
+
+// Not `group`: React Flow has a built-in node type of that name (with its own frame).
+const nodeTypes = { obj: ObjNodeView, pods: GroupNodeView };
+
+/**
+ * The graph model of the store's state, rebuilt when the objects, the namespace filter or the
+ * pinned pod change, and kept (same object) while its structure is the same, so the layout below
+ * runs only when a box appears or goes. One graph is on screen at a time: a module-level cache.
+ */
+let lastModel: { objects: SimState['objects']; namespaces: SimState['namespaces']; pinned?: string; model: GraphModel } | undefined;
+function selectModel(s: SimState, pinned: string | undefined): GraphModel {
+  const c = lastModel;
+  if (c && c.objects === s.objects && c.namespaces === s.namespaces && c.pinned === pinned) return c.model;
+  const m = buildGraphModel(s.objects, (ns) => isNamespaceShown(s, ns), pinned);
+  const model = c && c.model.key === m.key ? c.model : m;
+  lastModel = { objects: s.objects, namespaces: s.namespaces, pinned, model };
+  return model;
 }
 
 interface Layout {
@@ -83,46 +144,53 @@ interface Layout {
   edges: [string, string][];
 }
 
-function computeLayout(items: string[]): Layout {
+function computeLayout(items: readonly GraphItem[]): Layout {
   const g = new Graph();
   g.setGraph({ rankdir: 'LR', nodesep: 14, ranksep: 46, marginx: 10, marginy: 10 });
   g.setDefaultEdgeLabel(() => ({}));
   const ids = new Set<string>();
   const edges: [string, string][] = [];
   for (const it of items) {
-    const [uid] = it.split('|');
-    ids.add(uid);
-    g.setNode(uid, { width: NODE_W, height: NODE_H });
+    ids.add(it.id);
+    g.setNode(it.id, { width: NODE_W, height: boxHeight(it.id) });
   }
   for (const it of items) {
-    const [uid, owners] = it.split('|');
-    for (const o of owners ? owners.split(',') : []) {
+    for (const o of it.owners) {
       if (!ids.has(o)) continue;
-      g.setEdge(o, uid);
-      edges.push([o, uid]);
+      g.setEdge(o, it.id);
+      edges.push([o, it.id]);
     }
   }
   layout(g);
   const positions = new Map<string, { x: number; y: number }>();
   for (const uid of ids) {
     const n = g.node(uid) as { x: number; y: number };
-    positions.set(uid, { x: n.x - NODE_W / 2, y: n.y - NODE_H / 2 });
+    positions.set(uid, { x: n.x - NODE_W / 2, y: n.y - boxHeight(uid) / 2 });
   }
   return { positions, edges };
 }
 
-/** The selection's chain: owners up, itself, everything it owns down. */
-function useChain(): { selectedUid?: string; chain: string[] } {
-  const selectedUid = useSim((s) => resolveSelection(s.objects, s.selected)?.uid);
-  const chain = useSim(
-    useShallow((s) => {
-      if (!selectedUid || !s.objects[selectedUid]) return [] as string[];
-      const rec = s.objects[selectedUid];
-      return [...ownerChain(s.objects, rec).map((o) => o.uid), selectedUid, ...descendants(s.objects, selectedUid).map((o) => o.uid)];
-    }),
-  );
-  return { selectedUid, chain };
+function boxHeight(id: string): number {
+  return groupOwner(id) ? GROUP_H : NODE_H;
 }
+
+/** The selection's chain: owners up, itself, everything it owns down. */
+function useChain(selectedUid: string | undefined): string[] {
+  return useSim((s) => {
+    // Once per version of the records (a ReplicaSet of 1,000 pods: not a sort of its pods on every check).
+    const c = lastChain;
+    if (c && c.objects === s.objects && c.uid === selectedUid) return c.chain;
+    let chain: string[] = NO_CHAIN;
+    const rec = selectedUid ? s.objects[selectedUid] : undefined;
+    if (selectedUid && rec) chain = [...ownerChain(s.objects, rec).map((o) => o.uid), selectedUid, ...descendants(s.objects, selectedUid).map((o) => o.uid)];
+    const same = c && c.chain.length === chain.length && c.chain.every((u, i) => u === chain[i]);
+    lastChain = { objects: s.objects, uid: selectedUid, chain: same ? c.chain : chain };
+    return lastChain.chain;
+  });
+}
+
+const NO_CHAIN: string[] = [];
+let lastChain: { objects: SimState['objects']; uid: string | undefined; chain: string[] } | undefined;
 
 function ChainCaption({ chain }: { chain: string[] }) {
   const recs = useSim(useShallow((s) => chain.map((u) => s.objects[u]).filter((o): o is ObjRecord => !!o)));
@@ -144,25 +212,30 @@ function ChainCaption({ chain }: { chain: string[] }) {
 const FIT_MIN_ZOOM = 0.55;
 
 function Flow() {
-  const items = useSim(useShallow(structure));
-  const { selectedUid, chain } = useChain();
-  const lay = useMemo(() => computeLayout(items), [items]);
-  const chainSet = useMemo(() => new Set(chain), [chain]);
+  const selected = useSim((s) => {
+    const rec = resolveSelection(s.objects, s.selected);
+    return rec ? `${rec.kind}/${rec.uid}` : undefined;
+  });
+  const selectedUid = selected?.slice(selected.indexOf('/') + 1);
+  // A selected pod is drawn on its own even when its siblings are one group box.
+  const pinned = selected?.startsWith('Pod/') ? selectedUid : undefined;
+  const model = useSim((s) => selectModel(s, pinned));
+  const chain = useChain(selectedUid);
+  // The boxes the chain lights: a pod inside a group lights the group.
+  const boxes = useSim(useShallow((s) => chainBoxes(s.objects, chain, model.grouped, pinned)));
+  const lay = useMemo(() => computeLayout(model.items), [model]);
+  const chainSet = useMemo(() => new Set(boxes), [boxes]);
   const rf = useReactFlow();
 
-  const nodes: ObjNode[] = useMemo(
+  const nodes: (ObjNode | GroupNode)[] = useMemo(
     () =>
-      [...lay.positions].map(([uid, position]) => ({
-        id: uid,
-        type: 'obj' as const,
-        position,
-        width: NODE_W,
-        height: NODE_H,
-        data: { uid, hl: chainSet.size === 0 ? 'none' : chainSet.has(uid) ? 'on' : 'off', selected: uid === selectedUid },
-        draggable: false,
-        connectable: false,
-      })),
-    [lay, chainSet, selectedUid],
+      [...lay.positions].map(([id, position]): ObjNode | GroupNode => {
+        const hl = chainSet.size === 0 ? 'none' : chainSet.has(id) ? 'on' : 'off';
+        const owner = groupOwner(id);
+        if (owner) return { id, type: 'pods', position, width: NODE_W, height: GROUP_H, data: { owner, ...(pinned ? { pinned } : {}), hl }, draggable: false, connectable: false };
+        return { id, type: 'obj', position, width: NODE_W, height: NODE_H, data: { uid: id, hl, selected: id === selectedUid }, draggable: false, connectable: false };
+      }),
+    [lay, chainSet, selectedUid, pinned],
   );
   const edges: Edge[] = useMemo(
     () =>
@@ -183,16 +256,13 @@ function Flow() {
   // Bring the selected chain (or, with nothing selected, everything) into view when the
   // selection changes and when the canvas changes size (a laptop window, a projector).
   const canvas = useRef<HTMLDivElement>(null);
-  const chainRef = useRef(chain);
+  const chainRef = useRef(boxes);
   // With nothing selected: the bookshop's objects (the story's), else everything; never so small
   // that the boxes cannot be read (FIT_MIN_ZOOM; pan or zoom out for the rest).
-  const overview = useMemo(() => {
-    const shop = items.filter((it) => it.split('|')[2]?.startsWith('bookshop/')).map((it) => it.split('|')[0]);
-    return shop;
-  }, [items]);
+  const overview = useMemo(() => model.items.filter((it) => it.sortKey.startsWith('bookshop/')).map((it) => it.id), [model]);
   const overviewRef = useRef(overview);
   useEffect(() => {
-    chainRef.current = chain;
+    chainRef.current = boxes;
     overviewRef.current = overview;
   });
   useEffect(() => {
@@ -234,7 +304,8 @@ function Flow() {
           nodesConnectable={false}
           elementsSelectable={false}
           onNodeClick={(_, n) => {
-            const rec = simStore.getState().objects[n.id];
+            // A group box selects the owner of its pods.
+            const rec = simStore.getState().objects[groupOwner(n.id) ?? n.id];
             if (rec) simStore.getState().select(selectionOf(rec));
           }}
           onPaneClick={() => simStore.getState().select(undefined)}
