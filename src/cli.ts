@@ -32,6 +32,10 @@ import { makeKubectl } from './shell/kubectl';
 import { runTranscript } from './shell/transcript';
 import type { TraceEntry } from './engine/trace';
 import { SHELF_CONTROLLER_FILES } from './engine/cluster/appcontrollers';
+import { loadEngineLibraries } from './engine/libs';
+
+// cron-parser, ajv and the field table load on demand in the browser (src/engine/libs.ts); here, once, up front.
+await loadEngineLibraries();
 
 /** Parsed command line. */
 export interface CliOptions {

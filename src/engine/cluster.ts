@@ -30,6 +30,7 @@ import { ApiServer } from './api/server';
 import { SERVICE_CIDR } from './api/admission';
 import type { KubeObject } from './api/types';
 import type { LocalEventRecord } from './client/events';
+import { flattenString } from './strings';
 import { Trace } from './trace';
 import type { Machine } from './node/machine';
 import { parseSignal, type Signal } from './node/process';
@@ -197,6 +198,9 @@ export interface Cluster {
 
 const result = (stdout: string, stderr = '', exitCode = 0): CommandResult => ({ stdout, stderr, exitCode });
 
+/** Dropped `Cluster.events` records cut off at once (a simulation bookkeeping batch, not a Kubernetes value). */
+const EVENTS_COMPACT_BATCH = 1024;
+
 /** The nth /24 of a /16 pod subnet (`10.244.0.0/16`, 2 -> `10.244.2.0/24`): what node IPAM hands out in registration order. */
 function nodePodCIDR(podSubnet: string, index: number): string {
   const [ip] = podSubnet.split('/');
@@ -226,9 +230,19 @@ export function createCluster(opts: CreateClusterOptions): Cluster {
   const trace = new Trace(() => clock.now());
   const events: LocalEventRecord[] = [];
   const maxEvents = opts.maxEvents ?? 20_000;
+  // Records before index `eventsHead` are dropped; they are cut off in batches (and whenever
+  // `cluster.events` is read) instead of shifting 20,000 records per event (performance only).
+  let eventsHead = 0;
+  const compactEvents = (): LocalEventRecord[] => {
+    if (eventsHead > 0) events.splice(0, eventsHead);
+    eventsHead = 0;
+    return events;
+  };
   const eventSink = (e: LocalEventRecord) => {
+    flattenString(e.message); // the Event object written to the API shares this string
     events.push(e);
-    if (events.length > maxEvents) events.splice(0, events.length - maxEvents);
+    if (events.length - eventsHead > maxEvents) eventsHead = events.length - maxEvents;
+    if (eventsHead >= EVENTS_COMPACT_BATCH) compactEvents();
   };
 
   // Addresses: the kind network 172.18.0.0/16 (gateway .1), nodes from .2 in kind's order;
@@ -363,7 +377,9 @@ export function createCluster(opts: CreateClusterOptions): Cluster {
     version,
     nodes,
     machines,
-    events,
+    get events() {
+      return compactEvents();
+    },
     milestones,
     network,
     controlPlane,
@@ -555,10 +571,21 @@ function reachKubelet(c: Cluster, n: ClusterNode, path: string | undefined): voi
 type Cond = { type: string; status: string };
 const cond = (o: KubeObject, type: string): string | undefined => ((o.status?.conditions ?? []) as Cond[]).find((c) => c.type === type)?.status;
 
+/**
+ * The stored objects of a type (in one namespace), read in place: the readiness predicates below
+ * run every 250 virtual ms while a cluster boots and only read (performance only: a LIST copies
+ * and sorts every pod). `typeKey` as the store keys types: `<group>/<resource>`.
+ */
+function storedObjects(api: ApiServer, typeKey: string, ns?: string): KubeObject[] {
+  const out: KubeObject[] = [];
+  for (const o of api.store.values(typeKey)) if (ns === undefined || o.metadata.namespace === ns) out.push(o);
+  return out;
+}
+
 /** Every Deployment of `ns` Available, updated and ready; at least `min` of them. */
 function deploymentsAvailable(api: ApiServer, ns: string, min: number): boolean {
   if (api.getAvailability() !== 'up') return false;
-  const deps = api.list('deployments', { namespace: ns }).items;
+  const deps = storedObjects(api, 'apps/deployments', ns);
   if (deps.length < min) return false;
   return deps.every((d) => {
     const want = d.spec?.replicas ?? 1;
@@ -571,18 +598,17 @@ function deploymentsAvailable(api: ApiServer, ns: string, min: number): boolean 
 function kubeSystemReady(c: Cluster): boolean {
   const api = c.api;
   if (api.getAvailability() !== 'up' || c.milestones.clusterCreated === undefined) return false;
-  const nodes = api.list('nodes').items;
+  const nodes = storedObjects(api, '/nodes');
   if (nodes.length !== c.nodes.length || !nodes.every((n) => cond(n, 'Ready') === 'True')) return false;
-  const pods = api.list('pods', { namespace: 'kube-system' }).items;
   const ready = (p: KubeObject) => p.status?.phase === 'Running' && cond(p, 'Ready') === 'True' && !p.metadata.deletionTimestamp;
   const cp = c.nodes.find((n) => n.role === 'control-plane')!.name;
   for (const comp of ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
-    const p = pods.find((x) => x.metadata.name === `${comp}-${cp}`);
+    const p = api.store.get('/pods', `kube-system/${comp}-${cp}`);
     if (!p || !ready(p)) return false;
   }
   const daemonSets = [...(c.config.networking.kubeProxyMode === 'none' ? [] : ['kube-proxy']), ...(c.config.networking.disableDefaultCNI ? [] : ['kindnet'])];
   for (const ds of daemonSets) {
-    const d = api.tryGet('daemonsets', 'kube-system', ds);
+    const d = api.store.get('apps/daemonsets', `kube-system/${ds}`);
     if (!d || (d.status?.numberReady ?? 0) !== c.nodes.length || (d.status?.desiredNumberScheduled ?? 0) !== c.nodes.length) return false;
   }
   return deploymentsAvailable(api, 'kube-system', 1) && deploymentsAvailable(api, 'local-path-storage', 1);

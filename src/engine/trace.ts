@@ -7,6 +7,8 @@
  * The trace is an observer's record, not a channel between components: no component reads it.
  */
 
+import { flattenString } from './strings';
+
 /** The object a trace entry is about (enough to select it in the UI). */
 export interface TraceObjectRef {
   kind: string;
@@ -34,7 +36,12 @@ export type TraceFn = (component: string, message: string, object?: TraceObjectR
  * subscribers (the worker streams new entries to the UI).
  */
 export class Trace {
+  /**
+   * A ring of at most `limit` entries: once full, `head` is the oldest entry's index and a new
+   * entry overwrites it (O(1) per entry instead of shifting the array; performance only).
+   */
   private entries: TraceEntry[] = [];
+  private head = 0;
   private listeners: ((e: TraceEntry) => void)[] = [];
   /** Entries dropped because of `limit`. */
   dropped = 0;
@@ -46,18 +53,20 @@ export class Trace {
 
   /** Add an entry stamped with the current virtual time. */
   readonly add: TraceFn = (component, message, object, kind = 'info') => {
-    const e: TraceEntry = { time: this.now(), component, message, ...(object ? { object } : {}), ...(kind !== 'info' ? { kind } : {}) };
-    this.entries.push(e);
-    if (this.entries.length > this.limit) {
-      this.entries.splice(0, this.entries.length - this.limit);
+    const e: TraceEntry = { time: this.now(), component, message: flattenString(message), ...(object ? { object } : {}), ...(kind !== 'info' ? { kind } : {}) };
+    if (this.entries.length < this.limit) this.entries.push(e);
+    else if (this.limit > 0) {
+      this.entries[this.head] = e;
+      this.head = (this.head + 1) % this.limit;
       this.dropped++;
-    }
+    } else this.dropped++;
     for (const l of this.listeners) l(e);
   };
 
   /** Entries, optionally only those of a component (prefix match) or about an object name. */
   list(filter: { component?: string; name?: string } = {}): TraceEntry[] {
-    return this.entries.filter(
+    const kept = this.head === 0 ? this.entries : this.entries.slice(this.head).concat(this.entries.slice(0, this.head));
+    return kept.filter(
       (e) => (!filter.component || e.component.startsWith(filter.component)) && (!filter.name || e.object?.name === filter.name),
     );
   }

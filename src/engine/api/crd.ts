@@ -11,7 +11,8 @@
  * .../pkg/apiserver/schema/defaulting/algorithm.go, .../pkg/registry/customresource/
  * tableconvertor/tableconvertor.go and customresource_handler.go (`serveDefaultColumnsIfEmpty`).
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { ajvClass } from '../libs';
 import type { CustomResourceDefinitionVersion, JSONSchemaProps as BaseSchemaProps } from 'kubernetes-types/apiextensions/v1';
 import { field, type FieldError } from './errors';
 import type { ResourceType } from './registry';
@@ -456,7 +457,9 @@ export function applySchemaDefaults(obj: unknown, schema: JSONSchemaProps | unde
 
 let ajvInstance: Ajv | undefined;
 function ajv(): Ajv {
-  ajvInstance ??= new Ajv({ allErrors: true, strict: false, verbose: true, validateFormats: false, validateSchema: false });
+  // ajv loads on demand (src/engine/libs.ts).
+  const AjvClass = ajvClass();
+  ajvInstance ??= new AjvClass({ allErrors: true, strict: false, verbose: true, validateFormats: false, validateSchema: false });
   return ajvInstance;
 }
 

@@ -200,6 +200,8 @@ function podConstraints(pod: KubeObject, hard: Record<string, unknown>): string 
 export function admitQuota(api: ApiServer, t: ResourceType, obj: KubeObject, dryRun: boolean): void {
   const ns = obj.metadata.namespace;
   if (!t.namespaced || !ns) return;
+  // No ResourceQuota anywhere: nothing to check (performance only: skips a LIST on every create).
+  if (api.store.count('/resourcequotas') === 0) return;
   const quotas = api.list('resourcequotas', { namespace: ns }).items;
   if (quotas.length === 0) return;
   const nowMs = api.clock.epochMs + api.clock.now();

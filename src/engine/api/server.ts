@@ -153,6 +153,9 @@ interface Watcher {
   seq: number;
   /** The value of a `spec.nodeName=` field requirement (the kubelet's pod watch), for the index. */
   nodeName?: string;
+  /** The delivery callback and its clock options, made on the first delivery (performance only). */
+  flushFn?: () => void;
+  flushOpts?: { label: string };
 }
 
 /**
@@ -346,12 +349,36 @@ export class ApiServer {
 
   /** GET one object, or undefined when absent (other errors still throw). */
   tryGet(type: string | ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
+    // `get` without building the NotFound error (performance only: an Error captures a stack).
+    this.checkAvailable();
+    let t: ResourceType;
     try {
-      return this.get(type, namespace, name);
+      t = this.resolveType(type);
     } catch (e) {
       if (e instanceof ApiError && e.code === 404) return undefined;
       throw e;
     }
+    const o = this.store.get(typeKeyOf(t), objKey(t.namespaced ? namespace : undefined, name));
+    return o ? deepCopy(o) : undefined;
+  }
+
+  /**
+   * `tryGet` for a caller that only reads: the stored object itself, not a copy (undefined when
+   * absent; other errors throw as `get` does). Stored objects are never mutated (every write
+   * stores a fresh object), so the result stays the state at the time of the read; the caller
+   * must not change it. Performance only: periodic readers (leader election, kindnetd's node
+   * loop) skip a deep copy per request.
+   */
+  tryGetShared(type: string | ResourceType, namespace: string | undefined, name: string): Readonly<KubeObject> | undefined {
+    this.checkAvailable();
+    let t: ResourceType;
+    try {
+      t = this.resolveType(type);
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 404) return undefined;
+      throw e;
+    }
+    return this.store.get(typeKeyOf(t), objKey(t.namespaced ? namespace : undefined, name));
   }
 
   /** LIST objects of a type, filtered; items sorted by namespace then name (as etcd's key order). */
@@ -425,7 +452,15 @@ export class ApiServer {
     return handle;
   }
 
+  /**
+   * Number of watches ended so far (by the client or the server). Clients that poll their
+   * watches for a silent end (the informer factories' probe) skip the poll while it is unchanged
+   * (performance only).
+   */
+  watchesEnded = 0;
+
   private endWatch(w: Watcher): void {
+    this.watchesEnded++;
     w.stopped = true;
     w.pending = [];
     this.watchers.delete(w);
@@ -460,27 +495,50 @@ export class ApiServer {
       else evType = undefined;
     }
     if (!evType) return;
-    w.pending.push({ type: evType, object: obj });
+    w.pending.push(this.watchEvent(evType, obj));
     this.scheduleFlush(w, false);
+  }
+
+  /** The object the last watch events were made for, and those events by type. */
+  private eventsObj: KubeObject | undefined;
+  private eventsByType: Partial<Record<ChangeType, WatchEvent>> = {};
+
+  /**
+   * The watch event `{type, object}` for a write, one object shared by every watch that gets
+   * the same event (watch events, like the objects in them, are read-only; performance only:
+   * a write reaches every informer of every process).
+   */
+  private watchEvent(type: ChangeType, obj: KubeObject): WatchEvent {
+    if (this.eventsObj !== obj) {
+      this.eventsObj = obj;
+      this.eventsByType = {};
+    }
+    return (this.eventsByType[type] ??= { type, object: obj });
   }
 
   private scheduleFlush(w: Watcher, endAfter: boolean): void {
     if (w.flushScheduled) return;
     w.flushScheduled = true;
-    this.clock.schedule(
-      this.watchLatencyMs,
-      () => {
-        w.flushScheduled = false;
-        const batch = w.pending;
-        w.pending = [];
-        for (const ev of batch) {
-          if (w.stopped) return;
-          w.handler(ev);
-        }
-        if (endAfter) this.endWatch(w);
-      },
-      { label: `watch ${w.typeKey}` },
-    );
+    if (endAfter) {
+      this.clock.schedule(this.watchLatencyMs, () => this.flush(w, true), { label: `watch ${w.typeKey}` });
+      return;
+    }
+    // One delivery closure and label per watch (performance only: every write schedules one per watch).
+    w.flushOpts ??= { label: `watch ${w.typeKey}` };
+    w.flushFn ??= () => this.flush(w, false);
+    this.clock.schedule(this.watchLatencyMs, w.flushFn, w.flushOpts);
+  }
+
+  /** Deliver a watch's pending events (one clock event per batch), then end it if asked. */
+  private flush(w: Watcher, endAfter: boolean): void {
+    w.flushScheduled = false;
+    const batch = w.pending;
+    w.pending = [];
+    for (const ev of batch) {
+      if (w.stopped) return;
+      w.handler(ev);
+    }
+    if (endAfter) this.endWatch(w);
   }
 
   private emit(t: ResourceType, type: ChangeType, obj: KubeObject, prev: KubeObject | undefined, revision: number, fieldManager?: string): void {

@@ -38,6 +38,7 @@ import {
 import { canonicalQuantity, isValidQuantity, parseQuantity, parseQuantityFull } from './quantity';
 import { ApiError } from './errors';
 import { validatePodFailurePolicy } from './validation-podfailurepolicy';
+import { cronParseStandardError, isKnownTimeZone } from './cron';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = Record<string, any>;
@@ -863,15 +864,23 @@ function validateSecret(o: KubeObject, errs: Errs): void {
   const need = (k: string) => {
     if (!(k in data)) errs.push(field.required(keyed('data', k)));
   };
+  // ValidateSecret: the docker config must be well-formed JSON (`json.Unmarshal` into a map).
+  const wellFormedJson = (k: string) => {
+    if (!(k in data)) return;
+    const why = goJsonMapError(decodeBase64(String(data[k] ?? '')));
+    if (why !== undefined) errs.push(field.invalid(keyed('data', k), '<secret contents redacted>', why));
+  };
   switch (o.type) {
     case 'kubernetes.io/service-account-token':
       if (!o.metadata?.annotations?.['kubernetes.io/service-account.name']) errs.push(field.required(keyed('metadata.annotations', 'kubernetes.io/service-account.name')));
       break;
     case 'kubernetes.io/dockercfg':
       need('.dockercfg');
+      wellFormedJson('.dockercfg');
       break;
     case 'kubernetes.io/dockerconfigjson':
       need('.dockerconfigjson');
+      wellFormedJson('.dockerconfigjson');
       break;
     case 'kubernetes.io/basic-auth':
       if (!('username' in data) && !('password' in data)) errs.push(field.required(keyed('data', 'username')));
@@ -884,6 +893,42 @@ function validateSecret(o: KubeObject, errs: Errs): void {
       need('tls.key');
       break;
   }
+}
+
+/** Standard base64 to a string of Latin-1 bytes (enough to look at JSON syntax). */
+function decodeBase64(s: string): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  const clean = s.replace(/[^A-Za-z0-9+/]/g, '');
+  let out = '';
+  for (let i = 0; i < clean.length; i += 4) {
+    const n = [0, 1, 2, 3].map((k) => (i + k < clean.length ? alphabet.indexOf(clean[i + k]) : 0));
+    const v = (n[0] << 18) | (n[1] << 12) | (n[2] << 6) | n[3];
+    out += String.fromCharCode((v >> 16) & 255);
+    if (i + 2 < clean.length) out += String.fromCharCode((v >> 8) & 255);
+    if (i + 3 < clean.length) out += String.fromCharCode(v & 255);
+  }
+  return out;
+}
+
+/**
+ * Go's `json.Unmarshal(b, &map[string]interface{}{})` error for the common ways a docker config
+ * is not JSON: empty input, a first character that starts no JSON value, a JSON value that is not
+ * an object. Other syntax errors inside a document are not worded (undefined: accepted).
+ */
+function goJsonMapError(text: string): string | undefined {
+  const t = text.replace(/^[ \t\r\n]+/, '');
+  if (t === '') return 'unexpected end of JSON input';
+  const c = t[0];
+  if (!'{["-0123456789tfn'.includes(c)) return `invalid character '${c}' looking for beginning of value`;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (v === null || (typeof v === 'object' && !Array.isArray(v))) return undefined;
+  const kind = Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v;
+  return `json: cannot unmarshal ${kind} into Go value of type map[string]interface {}`;
 }
 
 function validateNamespace(o: KubeObject, errs: Errs): void {
@@ -1308,9 +1353,7 @@ function validateCronJob(o: KubeObject, errs: Errs): void {
   if (name.length > 52) errs.push(field.invalid('metadata.name', name, 'must be no more than 52 characters'));
   const spec = obj(o.spec);
   if (!spec.schedule) errs.push(field.required('spec.schedule'));
-  else if (String(spec.schedule).trim().split(/\s+/).length !== 5 && !String(spec.schedule).startsWith('@')) {
-    errs.push(field.invalid('spec.schedule', spec.schedule, `unparseable schedule: expected exactly 5 fields, found ${String(spec.schedule).trim().split(/\s+/).length}: ${spec.schedule}`));
-  }
+  else validateScheduleFormat(String(spec.schedule), errs);
   if (!unset(spec.startingDeadlineSeconds)) nonNegative(spec.startingDeadlineSeconds, 'spec.startingDeadlineSeconds', errs);
   const cp = spec.concurrencyPolicy;
   if (!cp) errs.push(field.required('spec.concurrencyPolicy'));
@@ -1319,6 +1362,53 @@ function validateCronJob(o: KubeObject, errs: Errs): void {
   const jt = obj(spec.jobTemplate);
   validateLabels(obj(jt.metadata).labels, 'spec.jobTemplate.metadata.labels', errs);
   validateJobSpec(obj(jt.spec), 'spec.jobTemplate.spec', false, errs);
+  if (spec.timeZone !== undefined && spec.timeZone !== null) validateTimeZone(spec.timeZone, errs);
+}
+
+/** Said of a schedule carrying `TZ=`/`CRON_TZ=` on create (validation.go `validateScheduleFormat`). */
+export const CRONJOB_TZ_IN_SCHEDULE_MESSAGE = 'cannot use TZ or CRON_TZ in schedule, use timeZone field instead';
+
+/**
+ * `validateScheduleFormat`: robfig `cron.ParseStandard` must accept the schedule (its error is the
+ * detail), and a new CronJob may not carry `TZ=`/`CRON_TZ=` in it (an update may keep one it already
+ * had: `validateUpdate` drops that error then). Source: pkg/apis/batch/validation/validation.go.
+ */
+function validateScheduleFormat(schedule: string, errs: Errs): void {
+  const parseError = cronParseStandardError(schedule);
+  if (parseError !== undefined) errs.push(field.invalid('spec.schedule', schedule, parseError));
+  if (schedule.includes('TZ')) errs.push(field.invalid('spec.schedule', schedule, CRONJOB_TZ_IN_SCHEDULE_MESSAGE));
+}
+
+/**
+ * The update side of `validateScheduleFormat`: a CronJob whose old schedule already held `TZ` may
+ * keep it, unless `spec.timeZone` is set too.
+ */
+function validateCronJobScheduleUpdate(o: KubeObject, old: KubeObject, errs: Errs): void {
+  const schedule = String(o.spec?.schedule ?? '');
+  if (!String(old.spec?.schedule ?? '').includes('TZ') || !schedule.includes('TZ')) return;
+  const i = errs.findIndex((e) => e.field === 'spec.schedule' && e.detail === CRONJOB_TZ_IN_SCHEDULE_MESSAGE);
+  if (i < 0) return;
+  if (o.spec?.timeZone !== undefined && o.spec?.timeZone !== null) {
+    errs[i] = field.invalid('spec.schedule', schedule, 'cannot use both timeZone field and TZ or CRON_TZ in schedule');
+  } else {
+    errs.splice(i, 1);
+  }
+}
+
+/** `validateTimeZone`: non-empty, not `Local`, and a zone Go's `time.LoadLocation` knows. */
+function validateTimeZone(tz: unknown, errs: Errs): void {
+  const s = String(tz);
+  if (s === '') {
+    errs.push(field.invalid('spec.timeZone', tz, 'timeZone must be nil or non-empty string'));
+    return;
+  }
+  // validation.go `validTimeZoneCharacters`: each part of the name.
+  if (s.split('/').some((part) => part === '.' || part === '..' || part.startsWith('-') || !/^[A-Za-z.\-_0-9+]{1,14}$/.test(part))) {
+    errs.push(field.invalid('spec.timeZone', tz, `unknown time zone ${s}`));
+    return;
+  }
+  if (s.toLowerCase() === 'local') errs.push(field.invalid('spec.timeZone', tz, 'timeZone must be an explicit time zone as defined in https://www.iana.org/time-zones'));
+  if (!isKnownTimeZone(s)) errs.push(field.invalid('spec.timeZone', tz, `unknown time zone ${s}`));
 }
 
 // ------------------------------------------------------------------ per kind: the rest
@@ -1593,6 +1683,9 @@ export function validateUpdate(o: KubeObject, old: KubeObject): FieldError[] {
         );
       }
       break;
+    case 'CronJob':
+      validateCronJobScheduleUpdate(o, old, errs);
+      break;
     case 'Job': {
       if (ns.completionMode !== 'Indexed' || ns.completions !== ns.parallelism) immutable(ns.completions, os.completions, 'spec.completions', errs);
       immutable(ns.selector, os.selector, 'spec.selector', errs, selectorValue);
@@ -1716,62 +1809,66 @@ function pvcDiff(a: Obj, b: Obj): string {
 /** Every quantity-valued place of a kind, as [path, value] pairs. */
 function quantities(o: KubeObject): [string, unknown][] {
   const out: [string, unknown][] = [];
-  const addMap = (m: unknown) => {
-    if (isObj(m)) for (const k of Object.keys(m)) out.push([k, m[k]]);
-  };
-  const podSpec = (s: unknown) => {
-    const spec = obj(s);
-    for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
-      for (const c of arr(spec[list])) {
-        addMap(obj(c.resources).limits);
-        addMap(obj(c.resources).requests);
-      }
-    }
-    addMap(spec.overhead);
-    for (const v of arr(spec.volumes)) if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) out.push(['sizeLimit', v.emptyDir.sizeLimit]);
-  };
   const spec = obj(o.spec);
   switch (o.kind) {
     case 'Pod':
-      podSpec(spec);
+      quantitiesOfPodSpec(out, spec);
       break;
     case 'Deployment':
     case 'ReplicaSet':
     case 'DaemonSet':
     case 'Job':
     case 'ReplicationController':
-      podSpec(obj(spec.template).spec);
+      quantitiesOfPodSpec(out, obj(spec.template).spec);
       break;
     case 'StatefulSet':
-      podSpec(obj(spec.template).spec);
+      quantitiesOfPodSpec(out, obj(spec.template).spec);
       for (const t of arr(spec.volumeClaimTemplates)) {
-        addMap(obj(obj(t.spec).resources).requests);
-        addMap(obj(obj(t.spec).resources).limits);
+        addQuantities(out, obj(obj(t.spec).resources).requests);
+        addQuantities(out, obj(obj(t.spec).resources).limits);
       }
       break;
     case 'CronJob':
-      podSpec(obj(obj(obj(spec.jobTemplate).spec).template).spec);
+      quantitiesOfPodSpec(out, obj(obj(obj(spec.jobTemplate).spec).template).spec);
       break;
     case 'PodTemplate':
-      podSpec(obj(o.template as Obj).spec);
+      quantitiesOfPodSpec(out, obj(o.template as Obj).spec);
       break;
     case 'PersistentVolumeClaim':
-      addMap(obj(spec.resources).requests);
-      addMap(obj(spec.resources).limits);
-      addMap(o.status?.capacity);
+      addQuantities(out, obj(spec.resources).requests);
+      addQuantities(out, obj(spec.resources).limits);
+      addQuantities(out, o.status?.capacity);
       break;
     case 'PersistentVolume':
-      addMap(spec.capacity);
+      addQuantities(out, spec.capacity);
       break;
     case 'Node':
-      addMap(o.status?.capacity);
-      addMap(o.status?.allocatable);
+      addQuantities(out, o.status?.capacity);
+      addQuantities(out, o.status?.allocatable);
       break;
     case 'ResourceQuota':
-      addMap(spec.hard);
+      addQuantities(out, spec.hard);
       break;
   }
   return out;
+}
+
+// `quantities` helpers, top-level (performance only: closures made per call cost a
+// `defineProperty` each under tsx's keepNames, on every API write).
+function addQuantities(out: [string, unknown][], m: unknown): void {
+  if (isObj(m)) for (const k of Object.keys(m)) out.push([k, m[k]]);
+}
+
+function quantitiesOfPodSpec(out: [string, unknown][], s: unknown): void {
+  const spec = obj(s);
+  for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
+    for (const c of arr(spec[list])) {
+      addQuantities(out, obj(c.resources).limits);
+      addQuantities(out, obj(c.resources).requests);
+    }
+  }
+  addQuantities(out, spec.overhead);
+  for (const v of arr(spec.volumes)) if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) out.push(['sizeLimit', v.emptyDir.sizeLimit]);
 }
 
 /**

@@ -17,7 +17,7 @@
  * columns.
  */
 import { type Alias, isAlias, isMap as isYamlMap, isScalar, isSeq, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
-import type { KubeObject } from './types';
+import { deepCopy, type KubeObject } from './types';
 
 // ------------------------------------------------------------------------------------------
 // Limits
@@ -637,7 +637,15 @@ interface ParseState {
   sources: DocSource[];
 }
 
-let cache: { text: string; source: string; state: ParseState } | undefined;
+/**
+ * The last parses, newest last (performance only: the same manifests are read again and again,
+ * e.g. each kubelet's config and kubeadm's objects while a cluster boots, or `kubectl apply -f` of
+ * one file). Callers get copies of the objects, so a caller that changes what it got cannot
+ * change what a later parse returns.
+ */
+const recentParses: { text: string; source: string; state: ParseState }[] = [];
+/** How many parses `recentParses` keeps. */
+const RECENT_PARSES_MAX = 16;
 
 /**
  * Read what a user pastes or `kubectl apply -f` reads: several YAML documents separated by
@@ -657,14 +665,25 @@ let cache: { text: string; source: string; state: ParseState } | undefined;
  *   excessive aliasing`): refused before any object is returned.
  */
 export function parseManifests(text: string, source = 'STDIN'): ParsedDoc[] {
-  return parseState(text, source).docs;
+  return parseState(text, source).docs.map((d) => (d.object ? { ...d, object: deepCopy(d.object) } : { ...d }));
 }
 
+/** The parse of `text` read as `source` (the cached one when recent; shared: do not change it). */
 function parseState(text: string, source: string): ParseState {
-  if (cache && cache.text === text && cache.source === source) return cache.state;
+  for (let i = recentParses.length - 1; i >= 0; i--) {
+    const e = recentParses[i];
+    if (e.text === text && e.source === source) return e.state;
+  }
   const state = parseUncached(text, source);
-  cache = { text, source, state };
+  if (recentParses.length >= RECENT_PARSES_MAX) recentParses.shift();
+  recentParses.push({ text, source, state });
   return state;
+}
+
+/** The most recent parse of `text` under any source name, if still kept. */
+function recentParseOf(text: string): ParseState | undefined {
+  for (let i = recentParses.length - 1; i >= 0; i--) if (recentParses[i].text === text) return recentParses[i].state;
+  return undefined;
 }
 
 function tooLarge(text: string): boolean {
@@ -929,7 +948,7 @@ function splitDocuments(text: string): Chunk[] | { error: string; line: number }
  * that exists; `undefined` when the document has no source position (JSON input, bad index).
  */
 export function findLineOfPath(text: string, docIndex: number, fieldPath: string): number | undefined {
-  const state = cache && cache.text === text ? cache.state : parseState(text, 'STDIN');
+  const state = recentParseOf(text) ?? parseState(text, 'STDIN');
   const src = state.sources[docIndex];
   const doc = state.docs[docIndex];
   if (!src || !doc) return undefined;

@@ -687,6 +687,7 @@ export class SharedInformerFactory {
 
   constructor(opts: SharedInformerFactoryOptions) {
     this.name = opts.name;
+    this.probeOpts = { label: `${this.name}: watch probe`, background: true };
     this.deps = {
       api: opts.api,
       clock: opts.clock,
@@ -753,15 +754,22 @@ export class SharedInformerFactory {
   }
 
   private scheduleProbe(): void {
-    this.probe = this.deps.clock.schedule(
-      this.watchProbeMs,
-      () => {
-        this.probe = undefined;
-        if (this.stopped) return;
-        for (const inf of [...this.informers.values()]) inf.checkWatch();
-        if (!this.stopped) this.scheduleProbe();
-      },
-      { label: `${this.name}: watch probe`, background: true },
-    );
+    this.probe = this.deps.clock.schedule(this.watchProbeMs, this.probeTick, this.probeOpts);
   }
+
+  /** `api.watchesEnded` at the last look: a watch can only have ended silently if it changed since. */
+  private seenWatchEnds: number | undefined = -1;
+  private readonly probeOpts: { label: string; background: boolean };
+  private readonly probeTick = (): void => {
+    this.probe = undefined;
+    if (this.stopped) return;
+    // A watch's `stopped` turns true only when the API server ends it (performance only: the
+    // idle cluster runs this every second in every process).
+    const ended = this.deps.api.watchesEnded as number | undefined;
+    if (ended === undefined || ended !== this.seenWatchEnds) {
+      this.seenWatchEnds = ended;
+      for (const inf of [...this.informers.values()]) inf.checkWatch();
+    }
+    if (!this.stopped) this.scheduleProbe();
+  };
 }

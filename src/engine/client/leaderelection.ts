@@ -112,7 +112,8 @@ export class LeaderElector {
       leaseDurationSeconds: Math.round(this.leaseMs / 1000),
       renewTime,
     };
-    const cur = api.tryGet('leases', this.o.namespace, this.o.name);
+    // Read only: the update below sends a new object built from it.
+    const cur = api.tryGetShared('leases', this.o.namespace, this.o.name);
     if (!cur) {
       api.create(
         {

@@ -34,7 +34,7 @@
  */
 import type { Clock, Rng, Timer } from '../clock';
 import { formatRfc3339 } from '../clock';
-import { ApiError } from '../api/errors';
+import { ApiError, errors } from '../api/errors';
 import type { ApiServer } from '../api/server';
 import type { KubeObject } from '../api/types';
 import type { LocalEventRecord } from '../client/events';
@@ -639,7 +639,9 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
         const pass = (): void => {
           const machine = env.machine(node);
           try {
-            const n = env.apiFor(node).get('nodes', undefined, node);
+            // Read only (the node's pod CIDR): no copy of the Node per loop.
+            const n = env.apiFor(node).tryGetShared('nodes', undefined, node);
+            if (!n) throw errors.notFound('nodes', '', node);
             // kindnetd configures the CNI from the Node's pod CIDR (node-ipam-controller's).
             const cidr: string | undefined = n.spec?.podCIDR;
             if (!cidr) klog(env, services, 'I', 'main.go:320', 'Node has no CIDR, ignoring', { node });

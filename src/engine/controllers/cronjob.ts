@@ -24,12 +24,14 @@
  * ranges, steps, month and weekday names, the descriptors `@yearly`/`@annually`, `@monthly`,
  * `@weekly`, `@daily`/`@midnight`, `@hourly`, `@every <duration>`, and a `TZ=`/`CRON_TZ=` prefix
  * (officially unsupported: an `UnsupportedSchedule` warning). `spec.timeZone` names an IANA zone.
- * The cron arithmetic is the `cron-parser` library behind `nextScheduleTime`.
+ * The cron arithmetic is the `cron-parser` library behind `nextScheduleTime`, loaded on demand
+ * (src/engine/libs.ts: `loadEngineLibraries()` must have settled).
  *
  * Times: the controller works in Unix ms (`clock.epochMs + clock.now()`), so virtual time 0 is
  * 2026-01-05T06:00:00Z and Job names carry real-looking minute numbers (e.g. `hello-29461560`).
  */
-import { CronDate, CronExpressionParser } from 'cron-parser';
+import { cronParser } from '../libs';
+import { cronParseStandardError, isKnownTimeZone } from '../api/cron';
 import { ApiError } from '../api/errors';
 import { deepCopy, deepEqual, type KubeObject, type OwnerReference } from '../api/types';
 import { formatRfc3339, parseRfc3339 } from '../clock';
@@ -86,22 +88,16 @@ function parseGoDuration(s: string): number {
   return total;
 }
 
-/** True when `tz` names a time zone this runtime knows (Go: `time.LoadLocation`). */
-export function isKnownTimeZone(tz: string): boolean {
-  if (tz === '' || tz === 'UTC' || tz === 'Local') return true;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isKnownTimeZone };
 
 /**
  * `cron.ParseStandard`: parse a schedule (optionally `TZ=zone ` / `CRON_TZ=zone ` prefixed), its
  * times in `tz` (IANA, default UTC). Throws `CronParseError` with robfig's wording.
  */
 export function parseCronSchedule(spec: string, tz?: string): CronSchedule {
+  // robfig's own acceptance and wording first; cron-parser below only does the arithmetic.
+  const robfigError = cronParseStandardError(spec);
+  if (robfigError !== undefined) throw new CronParseError(robfigError);
   let s = spec.trim();
   let zone = tz;
   if (s.startsWith('TZ=') || s.startsWith('CRON_TZ=')) {
@@ -132,6 +128,8 @@ export function parseCronSchedule(spec: string, tz?: string): CronSchedule {
     if (bad) throw new CronParseError(`failed to parse int from ${f}: strconv.Atoi: parsing "${f}": invalid syntax`);
   }
   const expr = s;
+  // cron-parser loads on demand (src/engine/libs.ts).
+  const { CronExpressionParser } = cronParser();
   const check = (after: number) => CronExpressionParser.parse(expr, { currentDate: after, tz: zone });
   try {
     check(0);
@@ -152,7 +150,7 @@ export function nextScheduleTime(schedule: string, afterMs: number, tz?: string)
 /** RFC 3339 in a time zone (`time.Time.In(loc).Format(time.RFC3339)`): `2026-01-05T07:00:00+01:00`. */
 function rfc3339In(unixMs: number, tz: string | undefined): string {
   if (!tz || tz === 'UTC') return formatRfc3339(unixMs);
-  const offsetMin = new CronDate(unixMs, tz).getUTCOffset();
+  const offsetMin = new (cronParser().CronDate)(unixMs, tz).getUTCOffset();
   if (!offsetMin) return formatRfc3339(unixMs);
   const local = formatRfc3339(unixMs + offsetMin * 60_000).slice(0, -1);
   const sign = offsetMin < 0 ? '-' : '+';

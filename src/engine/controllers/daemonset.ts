@@ -112,8 +112,7 @@ export function addDaemonPodTolerations(spec: { tolerations?: TolerationLike[]; 
  * Source: pkg/controller/daemon/daemon_controller.go.
  */
 export function nodeShouldRunDaemonPod(node: Obj, ds: Obj): [boolean, boolean] {
-  const spec = deepCopy(ds.spec?.template?.spec ?? {});
-  addDaemonPodTolerations(spec);
+  const spec = daemonPodSpec(ds);
   if (spec.nodeName && spec.nodeName !== node.metadata.name) return [false, false];
   if (!podMatchesNodeAffinity(spec, node)) return [false, false];
   const taints = node.spec?.taints ?? [];
@@ -122,6 +121,22 @@ export function nodeShouldRunDaemonPod(node: Obj, ds: Obj): [boolean, boolean] {
     return [false, !noExecute];
   }
   return [true, true];
+}
+
+/**
+ * The DaemonSet's pod template spec with the daemon tolerations added (`NewPod` before the node
+ * checks), computed once per DaemonSet object: cached objects are never mutated, and a sync asks
+ * for every node (performance only). Read-only for callers.
+ */
+const daemonPodSpecs = new WeakMap<object, Obj['spec']>();
+function daemonPodSpec(ds: Obj): Obj['spec'] {
+  let spec = daemonPodSpecs.get(ds);
+  if (spec === undefined) {
+    spec = deepCopy(ds.spec?.template?.spec ?? {});
+    addDaemonPodTolerations(spec);
+    daemonPodSpecs.set(ds, spec);
+  }
+  return spec;
 }
 
 /** `util.GetTargetNodeName`: the pod's node, or the node its `matchFields metadata.name` affinity names. */

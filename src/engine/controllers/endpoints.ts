@@ -34,7 +34,7 @@ import { selectorFromSet } from '../api/labels';
 import { parseRfc3339 } from '../clock';
 import { metaNamespaceKey, splitMetaNamespaceKey } from '../client/informer';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, RateLimitingQueue, startWorkers, type ReconcileResult } from '../client/workqueue';
-import { canonicalJson, findServicePort, isNamespaceTerminatingError, isPodReady, isPodTerminal, type ServicePortSpec } from './util';
+import { canonicalJson, findServicePort, isNamespaceTerminatingError, isPodReady, isPodTerminal, podEndpointFactsEqual, type ServicePortSpec } from './util';
 
 /** Component name (Event source). Source: endpoints_controller.go (`NewEndpointController`: `endpoint-controller`). */
 export const ENDPOINTS_COMPONENT = 'endpoint-controller';
@@ -186,20 +186,6 @@ function subsetsKey(subsets: EndpointSubset[] | undefined): string {
   return canonicalJson((subsets ?? []).map((s) => ({ ...s, addresses: s.addresses?.map(strip), notReadyAddresses: s.notReadyAddresses?.map(strip) })));
 }
 
-/** What about a pod matters for its endpoints (`podEndpointsChanged` in endpointslice util). */
-function podFacts(pod: KubeObject): string {
-  return canonicalJson({
-    d: pod.metadata.deletionTimestamp ?? '',
-    ip: pod.status?.podIP ?? '',
-    ips: pod.status?.podIPs ?? [],
-    r: isPodReady(pod),
-    t: isPodTerminal(pod),
-    n: pod.spec?.nodeName ?? '',
-    h: pod.spec?.hostname ?? '',
-    s: pod.spec?.subdomain ?? '',
-  });
-}
-
 /** Start the Endpoints controller (`--controllers` name `endpoint`). */
 export function newEndpointsController(ctx: ControllerContext): Controller {
   const { api, clock } = ctx;
@@ -234,7 +220,7 @@ export function newEndpointsController(ctx: ControllerContext): Controller {
       onUpdate: (old, p) => {
         if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
         const labelsChanged = !deepEqual(old.metadata.labels, p.metadata.labels);
-        if (!labelsChanged && podFacts(old) === podFacts(p)) return;
+        if (!labelsChanged && podEndpointFactsEqual(old, p)) return;
         const keys = new Set(servicesOf(p));
         if (labelsChanged) for (const k of servicesOf(old)) keys.add(k);
         for (const k of keys) queue.add(k);

@@ -42,7 +42,7 @@ import {
   startWorkers,
   type ReconcileResult,
 } from '../client/workqueue';
-import { canonicalJson, findServicePort, isNamespaceTerminatingError, isPodReady, isPodTerminal, type ServicePortSpec, newControllerRef } from './util';
+import { canonicalJson, findServicePort, isNamespaceTerminatingError, isPodReady, isPodTerminal, podEndpointFactsEqual, type ServicePortSpec, newControllerRef } from './util';
 
 /** Component name (Event source). Source: endpointslice_controller.go (`ControllerName`'s recorder). */
 export const ENDPOINTSLICE_COMPONENT = 'endpointslice-controller';
@@ -141,20 +141,6 @@ function slicePrefix(serviceName: string): string {
   return isDNS1123Subdomain(prefix + 'a').length ? serviceName : prefix;
 }
 
-/** What the pod contributes to endpoints (`podEndpointsChanged` compares this). */
-function podEndpointFacts(pod: KubeObject): string {
-  return canonicalJson({
-    d: pod.metadata.deletionTimestamp ?? '',
-    ip: pod.status?.podIP ?? '',
-    ips: pod.status?.podIPs ?? [],
-    r: isPodReady(pod),
-    t: isPodTerminal(pod),
-    n: pod.spec?.nodeName ?? '',
-    h: pod.spec?.hostname ?? '',
-    s: pod.spec?.subdomain ?? '',
-  });
-}
-
 /** `ownedBy`: the slice has an ownerReference to this Service (same uid). */
 function ownedBy(slice: KubeObject, svc: KubeObject): boolean {
   return (slice.metadata.ownerReferences ?? []).some((r) => r.uid === svc.metadata.uid && r.kind === 'Service' && r.apiVersion === 'v1');
@@ -217,7 +203,7 @@ export function newEndpointSliceController(ctx: ControllerContext): Controller {
       onAdd: (p) => servicesOf(p).forEach((k) => queue.add(k)),
       onUpdate: (old, p) => {
         if (old.metadata.resourceVersion === p.metadata.resourceVersion) return;
-        const podChanged = podEndpointFacts(old) !== podEndpointFacts(p);
+        const podChanged = !podEndpointFactsEqual(old, p);
         const labelsChanged = !deepEqual(old.metadata.labels, p.metadata.labels);
         if (!podChanged && !labelsChanged) return;
         const keys = new Set(servicesOf(p));

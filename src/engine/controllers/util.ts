@@ -3,7 +3,7 @@
  * pkg/api/v1/pod/util.go: controller references, pod state predicates and the
  * pod-template-hash.
  */
-import type { KubeObject, OwnerReference } from '../api/types';
+import { deepEqual, type KubeObject, type OwnerReference } from '../api/types';
 import { NAME_ALPHABET } from '../clock';
 
 /** The ownerReference with `controller: true`, if any (`metav1.GetControllerOf`). */
@@ -96,6 +96,25 @@ export function canonicalJson(v: unknown): string {
     .sort()
     .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
     .join(',')}}`;
+}
+
+/**
+ * Whether two versions of a pod differ in what matters for its endpoints (`podEndpointsChanged`,
+ * pkg/controller/util/endpoint): deletion, pod IPs, readiness, terminal phase, node, hostname and
+ * subdomain. Compared field by field instead of serialising both pods on every pod update
+ * (performance only: the same answer as comparing their canonical JSON).
+ */
+export function podEndpointFactsEqual(a: KubeObject, b: KubeObject): boolean {
+  return (
+    (a.metadata.deletionTimestamp ?? '') === (b.metadata.deletionTimestamp ?? '') &&
+    (a.status?.podIP ?? '') === (b.status?.podIP ?? '') &&
+    deepEqual(a.status?.podIPs ?? [], b.status?.podIPs ?? []) &&
+    isPodReady(a) === isPodReady(b) &&
+    isPodTerminal(a) === isPodTerminal(b) &&
+    (a.spec?.nodeName ?? '') === (b.spec?.nodeName ?? '') &&
+    (a.spec?.hostname ?? '') === (b.spec?.hostname ?? '') &&
+    (a.spec?.subdomain ?? '') === (b.spec?.subdomain ?? '')
+  );
 }
 
 /**

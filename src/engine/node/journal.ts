@@ -17,6 +17,7 @@
  * the journal is volatile: the machine clears it on every boot (`Journal.clear`).
  */
 import { civil } from '../clock';
+import { flattenString } from '../strings';
 
 export type { CivilTime } from '../clock';
 
@@ -134,6 +135,7 @@ export class Journal {
   /** Append a record; returns the stored entry. */
   append(r: JournalRecord): JournalEntry {
     const e: JournalEntry = { priority: 6, ...r, seq: this.nextSeq++, at: this.now(), hostname: this.hostname };
+    flattenString(e.message);
     this.list.push(e);
     for (const l of this.listeners) l(e);
     return e;

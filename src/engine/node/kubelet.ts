@@ -47,7 +47,7 @@ import type { KubeletConfig, KubeletFlags } from './kubelet/config';
 import { KubeletConfigError, defaultKubeletConfig, loadKubeletConfig, parseKubeletFlags } from './kubelet/config';
 import { nodeApiClient, type NodeApiClient } from './kubelet/client';
 import { initialNode, memoryQuantity, newNodeLease, nodeStatusHasChanged, reconcileExistingNode, setNodeStatus } from './kubelet/nodestatus';
-import { LABELS, PodWorkers, CONTAINER_GC_PERIOD_MS, podGraceSeconds } from './kubelet/podworkers';
+import { PodWorkers, CONTAINER_GC_PERIOD_MS, podGraceSeconds } from './kubelet/podworkers';
 import { decodeStaticPod, isMirrorPod, isMirrorPodOf, listManifestFiles, CONFIG_HASH_ANNOTATION } from './kubelet/staticpods';
 import { aggregateMessage } from './kubelet/nodestatus';
 import { goDuration, klogLine, podFullName, type KlogSeverity } from './kubelet/util';
@@ -560,8 +560,7 @@ export class Kubelet implements Program {
       }
       this.plegRuntime = cri;
       this.plegGeneration = generation;
-      containers = cri.listContainers();
-      sandboxes = cri.listPodSandboxes();
+      ({ containers, sandboxes } = cri.listPlegStates());
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
       return;
@@ -572,13 +571,13 @@ export class Kubelet implements Program {
     const changed = new Set<string>();
     for (const c of containers) {
       const k = `c/${c.id}`;
-      next.set(k, `${c.state}/${c.labels[LABELS.podUid] ?? ''}`);
-      if (this.plegSnapshot.get(k) !== next.get(k)) changed.add(c.labels[LABELS.podUid] ?? '');
+      next.set(k, `${c.state}/${c.podUid}`);
+      if (this.plegSnapshot.get(k) !== next.get(k)) changed.add(c.podUid);
     }
     for (const s of sandboxes) {
       const k = `s/${s.id}`;
-      next.set(k, `${s.state}/${s.metadata.uid}`);
-      if (this.plegSnapshot.get(k) !== next.get(k)) changed.add(s.metadata.uid);
+      next.set(k, `${s.state}/${s.podUid}`);
+      if (this.plegSnapshot.get(k) !== next.get(k)) changed.add(s.podUid);
     }
     for (const [k, v] of this.plegSnapshot) if (!next.has(k)) changed.add(v.slice(v.indexOf('/') + 1));
     this.plegSnapshot = next;
@@ -678,6 +677,9 @@ export class Kubelet implements Program {
     };
   }
 
+  /** The last `nodeInfo()` and what it was computed from (performance only: three digests per call). */
+  private nodeInfoMemo: { key: string; info: Record<string, string> } | undefined;
+
   private nodeInfo(): Record<string, string> {
     const n = this.nodeName;
     const boot = this.deps.machine.boots;
@@ -691,6 +693,14 @@ export class Kubelet implements Program {
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
     }
+    const key = `${boot}|${runtimeVersion}|${this.version()}`;
+    if (this.nodeInfoMemo?.key === key) return { ...this.nodeInfoMemo.info };
+    const info = this.computeNodeInfo(n, boot, runtimeVersion, uuid);
+    this.nodeInfoMemo = { key, info };
+    return { ...info };
+  }
+
+  private computeNodeInfo(n: string, boot: number, runtimeVersion: string, uuid: (seed: string) => string): Record<string, string> {
     return {
       architecture: 'amd64',
       bootID: uuid(`${n}/boot/${boot}`),
@@ -777,22 +787,25 @@ export class Kubelet implements Program {
 
   private updateNodeStatus(): void {
     const api = this.client!.api;
-    let node: KubeObject;
+    let stored: Readonly<KubeObject> | undefined;
     try {
-      node = api.get('nodes', undefined, this.nodeName);
+      stored = api.tryGetShared('nodes', undefined, this.nodeName);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      if (e.code === 404) {
-        // The Node object was deleted: register again.
-        this.registered = false;
-        this.registerWithAPIServer();
-        return;
-      }
       this.log('E', 'kubelet_node_status.go:549', 'Error updating node status, will retry', { err: e.message });
       return;
     }
-    this.nodeUid = node.metadata.uid;
-    const before = deepCopy(node.status ?? {});
+    if (!stored) {
+      // The Node object was deleted: register again.
+      this.registered = false;
+      this.registerWithAPIServer();
+      return;
+    }
+    this.nodeUid = stored.metadata.uid;
+    // The GET's Node, copied only as deep as setNodeStatus writes (it replaces top-level status
+    // fields): no deep copy of the Node (and its 50 images) every 10 s. Performance only.
+    const before = stored.status ?? {};
+    const node: KubeObject = { ...stored, status: { ...before } };
     const events = setNodeStatus(node, this.facts());
     const now = this.ctx.clock.now();
     if (!nodeStatusHasChanged(before, node.status) && now < this.lastStatusReport + this.config.nodeStatusReportFrequencyMs) return;

@@ -119,6 +119,46 @@ interface Entry {
 }
 
 /**
+ * The `ProcessContext` a spawned program gets: methods on one prototype instead of a closure
+ * per method per process (performance only: a 10,000-pod cluster runs 20,000 processes).
+ */
+class Context implements ProcessContext {
+  readonly pid: number;
+  readonly clock: Clock;
+
+  constructor(
+    private readonly table: ProcessTable,
+    private readonly proc: Process,
+    private readonly opts: SpawnOptions,
+  ) {
+    this.pid = proc.pid;
+    this.clock = table.clock;
+  }
+
+  exit(code: number, reason?: string): void {
+    this.table.finish(this.pid, { code, ...(reason ? { reason } : {}) });
+  }
+
+  log(line: string): void {
+    this.opts.onLog?.(line, this.proc);
+  }
+
+  setMemory(bytes: number): void {
+    if (this.proc.exitStatus) return;
+    this.proc.memoryBytes = bytes;
+    this.opts.onMemory?.(bytes, this.proc);
+  }
+
+  notify(state: string): void {
+    if (!this.proc.exitStatus) this.opts.onNotify?.(state, this.proc);
+  }
+
+  get alive(): boolean {
+    return !this.proc.exitStatus;
+  }
+}
+
+/**
  * The processes of one node. PIDs are allocated increasingly from 1 (PID 1 is systemd), as
  * Linux does until it wraps, so `ps` output is stable for a given run.
  */
@@ -144,24 +184,7 @@ export class ProcessTable {
       memoryBytes: opts.memoryBytes ?? 0,
       program: opts.program,
     };
-    const table = this;
-    const ctx: ProcessContext = {
-      pid,
-      clock: this.clock,
-      exit: (code, reason) => table.finish(pid, { code, ...(reason ? { reason } : {}) }),
-      log: (line) => opts.onLog?.(line, proc),
-      setMemory: (bytes) => {
-        if (proc.exitStatus) return;
-        proc.memoryBytes = bytes;
-        opts.onMemory?.(bytes, proc);
-      },
-      notify: (state) => {
-        if (!proc.exitStatus) opts.onNotify?.(state, proc);
-      },
-      get alive() {
-        return !proc.exitStatus;
-      },
-    };
+    const ctx = new Context(this, proc, opts);
     this.entries.set(pid, { proc, ctx, opts });
     opts.program.start(ctx);
     return proc;
@@ -205,7 +228,8 @@ export class ProcessTable {
     this.entries.clear();
   }
 
-  private finish(pid: number, status: ExitStatus): void {
+  /** @internal `ProcessContext.exit`. */
+  finish(pid: number, status: ExitStatus): void {
     const e = this.entries.get(pid);
     if (!e || e.proc.exitStatus) return;
     e.proc.exitStatus = status;

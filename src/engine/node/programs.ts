@@ -349,6 +349,14 @@ Commercial support is available at
 const NGINX_ERROR_PAGE = (code: number, version: string) =>
   `<html>\r\n<head><title>${code} ${httpReason(code)}</title></head>\r\n<body>\r\n<center><h1>${code} ${httpReason(code)}</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
 
+/** `NGINX_ERROR_PAGE(404, version)`, one string per nginx version (performance only: every container's model keeps it). */
+const nginx404Pages = new Map<string, string>();
+function nginx404Page(version: string): string {
+  let page = nginx404Pages.get(version);
+  if (page === undefined) nginx404Pages.set(version, (page = NGINX_ERROR_PAGE(404, version)));
+  return page;
+}
+
 const NGINX_NOTICE = (msg: string, at: number | 'end' | 'listen' = 'listen', pid = '1#1'): LogLine => ({ at, line: `{t:nginx} [notice] ${pid}: ${msg}`, stream: 'stderr' });
 
 const NGINX_MODEL: ProgramModel = {
@@ -1341,7 +1349,8 @@ class ModelBehaviour implements Behaviour {
     this.timers = new Timers(host.services.clock);
     const spec = host.spec;
     const env = host.env;
-    this.vars = {
+    // The same object as spreading the env entries and `vars`, built by assignment (performance only).
+    const all: Vars = {
       version: spec.image.version,
       hostname: spec.pod.hostname,
       podName: spec.pod.name,
@@ -1350,15 +1359,16 @@ class ModelBehaviour implements Behaviour {
       podIP: spec.pod.podIP,
       hostIP: spec.pod.hostIP,
       uuid: spec.pod.uid,
-      ...Object.fromEntries(Object.entries(env).map(([k, v]) => [`env.${k}`, v])),
-      ...vars,
     };
+    for (const k in env) all[`env.${k}`] = env[k];
+    for (const k in vars) all[k] = vars[k];
+    this.vars = all;
     for (const k of ['POD_NAME', 'NODE_NAME']) if (this.vars[`env.${k}`] === undefined || this.vars[`env.${k}`] === '') this.vars[`env.${k}`] = '?';
     if (vars.pyport !== undefined) this.vars['env.__PYPORT'] = vars.pyport;
     this.ports = this.resolvePorts(model.listen);
     this.httpPorts = model.httpPorts === 'none' ? [] : model.httpPorts === undefined || model.httpPorts === 'all' ? this.ports : this.resolvePorts(model.httpPorts);
     this.vars.port = this.ports[0] ?? '';
-    this.vars.nginx404 = NGINX_ERROR_PAGE(404, spec.image.version);
+    this.vars.nginx404 = nginx404Page(spec.image.version);
     this.vars.certgenMsg = vars.mode === 'patch' ? "patching webhook configurations 'ingress-nginx-admission' mutating=false, validating=true, failurePolicy=Fail" : 'creating new secret';
   }
 
@@ -2195,25 +2205,92 @@ class LineBuffer {
 }
 
 /**
+ * What one launched behaviour (a container's main program or a shell's child) sees of its
+ * container: a class rather than an object of closures per launch (performance only).
+ */
+class LaunchHost implements BehaviourHost {
+  readonly spec: ContainerRunSpec;
+  readonly services: ContainerServices;
+  readonly env: Readonly<Record<string, string>>;
+  readonly children: Set<Behaviour>;
+  private readonly outBuf: LineBuffer;
+  private readonly errBuf: LineBuffer;
+  private ended = false;
+
+  constructor(
+    private readonly program: ModelContainerProgram,
+    readonly argv: string[],
+    readonly pid: number,
+    readonly isPid1: boolean,
+    io: { out: (t: string) => void; err: (t: string) => void },
+    private readonly onExit: (code: number) => void,
+  ) {
+    this.spec = program.spec;
+    this.services = program.services;
+    this.env = program.spec.env;
+    this.children = program.children;
+    this.outBuf = new LineBuffer((l) => io.out(`${l}\n`));
+    this.errBuf = new LineBuffer((l) => io.err(`${l}\n`));
+  }
+
+  get fs(): ContainerFs {
+    return this.program.fs;
+  }
+
+  out(l: string): void {
+    this.outBuf.write(`${l}\n`);
+  }
+
+  err(l: string): void {
+    this.errBuf.write(`${l}\n`);
+  }
+
+  exit(code: number): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.program.setMem(this, 0);
+    this.onExit(code);
+  }
+
+  setMemory(b: number): void {
+    if (!this.ended) this.program.setMem(this, b);
+  }
+
+  get alive(): boolean {
+    return !this.ended && !this.program.exited && (this.program.ctx?.alive ?? false);
+  }
+
+  spawnChild(argv: string[], io: { out: (t: string) => void; err: (t: string) => void }, onExit: (code: number) => void, execd: boolean): ShellChild | undefined {
+    return this.program.spawnChild(argv, io, onExit, execd, this.isPid1 && execd);
+  }
+}
+
+/**
  * The main program of a container built from the models: bridges the process table
  * (`ProcessContext`) to behaviours, owns the container filesystem, routes network and exec.
  */
 class ModelContainerProgram implements ContainerProgram {
   model = 'unknown';
-  private ctx: ProcessContext | undefined;
-  private fs!: ContainerFs;
+  /** @internal (read by `LaunchHost`) */
+  ctx: ProcessContext | undefined;
+  /** The container filesystem once built (see `fs`). */
+  private builtFs: ContainerFs | undefined;
   private top: Behaviour | undefined;
   private readonly mem = new Map<object, number>();
-  private readonly children = new Set<Behaviour>();
+  /** @internal (read by `LaunchHost`) */
+  readonly children = new Set<Behaviour>();
   private nextPid = 7;
   private readonly execs = new Map<number, { argv: string[] }>();
   private readonly out: LineBuffer;
   private readonly err: LineBuffer;
-  private exited = false;
+  /** @internal (read by `LaunchHost`) */
+  exited = false;
 
   constructor(
-    private readonly spec: ContainerRunSpec,
-    private readonly services: ContainerServices,
+    /** @internal (read by `LaunchHost`) */
+    readonly spec: ContainerRunSpec,
+    /** @internal (read by `LaunchHost`) */
+    readonly services: ContainerServices,
     private readonly registry: ProgramRegistry,
   ) {
     this.out = new LineBuffer((l) => services.log('stdout', l));
@@ -2227,7 +2304,16 @@ class ModelContainerProgram implements ContainerProgram {
 
   /** Build the container filesystem without starting anything (programs from factories use it for exec). */
   initFs(): void {
-    this.fs = this.buildFs();
+    this.builtFs = this.buildFs();
+  }
+
+  /**
+   * The container filesystem, built from the spec on first use (performance only: a pause
+   * container never reads its /etc/hosts; the spec does not change, so the result is the same
+   * as building it at start). @internal (read by `LaunchHost`)
+   */
+  get fs(): ContainerFs {
+    return (this.builtFs ??= this.buildFs());
   }
 
   private buildFs(): ContainerFs {
@@ -2244,7 +2330,7 @@ class ModelContainerProgram implements ContainerProgram {
 
   start(ctx: ProcessContext): void {
     this.ctx = ctx;
-    this.fs = this.buildFs();
+    this.builtFs = undefined; // a fresh filesystem for this start, built on first use
     const isPid1 = !this.spec.pod.shareProcessNamespace;
     this.top = this.launch([...this.spec.argv], 1, isPid1, { out: (t) => this.out.write(t), err: (t) => this.err.write(t) }, (code) => this.finish(code));
     this.top.start();
@@ -2258,8 +2344,8 @@ class ModelContainerProgram implements ContainerProgram {
     this.ctx?.exit(code);
   }
 
-  /** Memory accounting: each behaviour reports its own; the process shows the sum. */
-  private setMem(key: object, bytes: number): void {
+  /** Memory accounting: each behaviour reports its own; the process shows the sum. @internal (called by `LaunchHost`) */
+  setMem(key: object, bytes: number): void {
     if (bytes <= 0) this.mem.delete(key);
     else this.mem.set(key, bytes);
     let total = 0;
@@ -2269,36 +2355,7 @@ class ModelContainerProgram implements ContainerProgram {
 
   /** Start a behaviour for argv: a model when one claims it, else the shell interpreter. */
   private launch(argv: string[], pid: number, isPid1: boolean, io: { out: (t: string) => void; err: (t: string) => void }, onExit: (code: number) => void): Behaviour {
-    const program = this;
-    const key = {};
-    const outBuf = new LineBuffer((l) => io.out(`${l}\n`));
-    const errBuf = new LineBuffer((l) => io.err(`${l}\n`));
-    let ended = false;
-    const host: BehaviourHost = {
-      spec: this.spec,
-      services: this.services,
-      fs: this.fs,
-      argv,
-      env: this.spec.env,
-      pid,
-      isPid1,
-      out: (l) => outBuf.write(`${l}\n`),
-      err: (l) => errBuf.write(`${l}\n`),
-      exit: (code) => {
-        if (ended) return;
-        ended = true;
-        program.setMem(key, 0);
-        onExit(code);
-      },
-      setMemory: (b) => {
-        if (!ended) program.setMem(key, b);
-      },
-      get alive() {
-        return !ended && !program.exited && (program.ctx?.alive ?? false);
-      },
-      spawnChild: (cargv, cio, cExit, cExecd) => this.spawnChild(cargv, cio, cExit, cExecd, isPid1 && cExecd),
-      children: this.children,
-    };
+    const host = new LaunchHost(this, argv, pid, isPid1, io, onExit);
     const found = this.registry.findModel(argv, this.spec.image);
     if ('entry' in found) return new ModelBehaviour(found.entry.model, host, found.vars);
     return new ShellBehaviour(host, found.shellArgv, this, isPid1, io);
@@ -2656,16 +2713,20 @@ export class ProgramRegistry {
 
 /** The Program of a pod sandbox's `/pause` process (SIGTERM/SIGINT: exit 0). */
 export function pauseProgram(): Program {
-  return {
-    start(ctx) {
-      ctx.setMemory(Math.round(0.3 * MiB));
-    },
-    onSignal(sig, ctx) {
-      if (sig === 'SIGTERM' || sig === 'SIGINT') {
-        ctx.exit(0);
-        return true;
-      }
-      return true; // pause as PID 1 ignores the rest
-    },
-  };
+  return new PauseProgram();
+}
+
+/** `/pause` (a class, not an object of closures per sandbox: performance only). */
+class PauseProgram implements Program {
+  start(ctx: ProcessContext): void {
+    ctx.setMemory(Math.round(0.3 * MiB));
+  }
+
+  onSignal(sig: Signal, ctx: ProcessContext): boolean {
+    if (sig === 'SIGTERM' || sig === 'SIGINT') {
+      ctx.exit(0);
+      return true;
+    }
+    return true; // pause as PID 1 ignores the rest
+  }
 }

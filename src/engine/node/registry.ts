@@ -67,6 +67,14 @@ const REFERENCE_RE = new RegExp(`^((?:${DOMAIN}/)?${PATH_COMPONENT}(?:/${PATH_CO
 const HEX64_RE = /^[a-f0-9]{64}$/;
 
 /**
+ * distribution/reference `ReferenceRegexp.MatchString(s)`: `name[:tag][@digest]` as written, with
+ * no normalisation (what `kubectl run` checks before `Invalid image name "X": invalid reference format`).
+ */
+export function isImageReference(s: string): boolean {
+  return REFERENCE_RE.test(s);
+}
+
+/**
  * Parse and normalise an image reference the way containerd's CRI plugin does
  * (`reference.ParseDockerRef`): default domain `docker.io`, default namespace `library/` for
  * single-component Docker Hub names, default tag `latest` when there is neither tag nor digest,
@@ -842,17 +850,25 @@ export const NODE_DNS_SERVER = '172.18.0.1:53';
 /** Registry hosts that exist (others fail DNS resolution from the node). */
 const KNOWN_HOSTS = new Set(['docker.io', 'registry.k8s.io', 'k8s.gcr.io', 'gcr.io', 'quay.io', 'ghcr.io', 'registry-1.docker.io', 'mcr.microsoft.com', 'public.ecr.aws', 'us-docker.pkg.dev']);
 
+/** Scratch FNV states of `syntheticDigestHex` (never re-entered). */
+const DIGEST_STATES = new Uint32Array(8);
+
 /**
  * A deterministic stand-in for a sha256 of `seed`: 64 lowercase hex digits from eight rounds of
  * a 32-bit mixing function. Not cryptographic; only stable and well spread.
  */
 export function syntheticDigestHex(seed: string): string {
+  // The eight rounds' FNV-1a states advance together in one pass over the seed (the same values
+  // as eight passes; performance only).
+  const hs = DIGEST_STATES;
+  for (let round = 0; round < 8; round++) hs[round] = (0x811c9dc5 ^ Math.imul(round + 1, 0x9e3779b1)) >>> 0;
+  for (let i = 0; i < seed.length; i++) {
+    const ch = seed.charCodeAt(i);
+    for (let round = 0; round < 8; round++) hs[round] = Math.imul(hs[round] ^ ch, 0x01000193) >>> 0;
+  }
   let out = '';
   for (let round = 0; round < 8; round++) {
-    let h = (0x811c9dc5 ^ Math.imul(round + 1, 0x9e3779b1)) >>> 0;
-    for (let i = 0; i < seed.length; i++) {
-      h = Math.imul(h ^ seed.charCodeAt(i), 0x01000193) >>> 0;
-    }
+    let h = hs[round];
     // murmur3 fmix32
     h ^= h >>> 16;
     h = Math.imul(h, 0x85ebca6b) >>> 0;
@@ -863,6 +879,14 @@ export function syntheticDigestHex(seed: string): string {
   }
   return out;
 }
+
+/**
+ * The synthetic manifest and config digests by `repository:tag` (pure functions of the name,
+ * computed once: every pull and every image lookup of every node builds a record). Bounded.
+ */
+const imageDigests = new Map<string, { manifest: string; config: string }>();
+/** Most entries kept in `imageDigests` (cleared when full). */
+const IMAGE_DIGESTS_MAX = 4096;
 
 /** Build the record of `repo:tag` from a repository table entry (resolving aliases). */
 export function imageRecordOf(repo: RepositoryInfo, tag: string): ImageRecord | undefined {
@@ -877,11 +901,17 @@ export function imageRecordOf(repo: RepositoryInfo, tag: string): ImageRecord | 
     info = { ...next, size: next.size };
   }
   const key = `${repo.repository}:${canonicalTag}`;
+  let digests = imageDigests.get(key);
+  if (!digests) {
+    if (imageDigests.size >= IMAGE_DIGESTS_MAX) imageDigests.clear();
+    digests = { manifest: `sha256:${syntheticDigestHex(`manifest ${key}`)}`, config: `sha256:${syntheticDigestHex(`config ${key}`)}` };
+    imageDigests.set(key, digests);
+  }
   return {
     repository: repo.repository,
     tag,
-    digest: info.digest ?? `sha256:${syntheticDigestHex(`manifest ${key}`)}`,
-    id: `sha256:${syntheticDigestHex(`config ${key}`)}`,
+    digest: info.digest ?? digests.manifest,
+    id: digests.config,
     size: info.size,
     config: repo.config,
     userland: repo.userland,

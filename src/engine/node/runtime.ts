@@ -26,7 +26,7 @@ import type { Clock } from '../clock';
 import { Rng, formatRfc3339 } from '../clock';
 import type { TraceFn } from '../trace';
 import { noTrace } from '../trace';
-import type { Process, ProcessTable, Program, Signal } from './process';
+import type { Process, ProcessContext, ProcessTable, Program, Signal } from './process';
 import { parseSignal } from './process';
 import type { ContainerProgram, ContainerRunSpec, ContainerServices, DialOutcome, ExecOutcome, PodNetwork } from './programs';
 import { ProgramRegistry, goHttpError, imageHasCommand, pauseProgram, resolveArgv } from './programs';
@@ -756,17 +756,7 @@ export class Containerd {
     const rec: SandboxRec = { id, config, state: 'SANDBOX_READY', createdAt: this.clock.now(), ip, containers: new Set(), ports: new Map(), ipReleased: false };
     this.sandboxes.set(id, rec);
     this.stateGeneration++;
-    const shimProgram: Program = {
-      start: (ctx) => ctx.setMemory(Math.round(12.1 * 1024 * 1024)),
-      onSignal: (_sig, ctx) => {
-        ctx.exit(0);
-        return true;
-      },
-      stop: () => {
-        // A shim that dies takes its tasks with it (containerd later sees "shim disconnected").
-        if (rec.state === 'SANDBOX_READY') this.clock.schedule(0, () => this.shimLost(rec), { label: `containerd-shim ${id.slice(0, 13)} exited` });
-      },
-    };
+    const shimProgram: Program = new ShimProgram(this, rec);
     rec.shim = this.processes.spawn({
       command: SHIM_BINARY,
       args: ['-namespace', 'k8s.io', '-id', id, '-address', CONTAINERD_SOCKET],
@@ -784,6 +774,12 @@ export class Containerd {
     this.clog(`RunPodSandbox for &PodSandboxMetadata{Name:${config.name},Uid:${config.uid},Namespace:${config.namespace},Attempt:${config.attempt ?? 0},} returns sandbox id "${id}"`);
     this.trace(`containerd[${this.nodeName}]`, `sandbox ${id.slice(0, 13)} for ${config.namespace}/${config.name} (IP ${ip})`, { kind: 'Pod', namespace: config.namespace, name: config.name, uid: config.uid });
     return id;
+  }
+
+  /** @internal The shim of sandbox `rec` died (`ShimProgram.stop`). */
+  shimExited(rec: SandboxRec): void {
+    // A shim that dies takes its tasks with it (containerd later sees "shim disconnected").
+    if (rec.state === 'SANDBOX_READY') this.clock.schedule(0, () => this.shimLost(rec), { label: `containerd-shim ${rec.id.slice(0, 13)} exited` });
   }
 
   private shimLost(s: SandboxRec): void {
@@ -1238,13 +1234,36 @@ export class Containerd {
     return this.stateGeneration;
   }
 
-  /** CRI `ListContainers` (newest first), optionally by sandbox or state. */
-  listContainers(filter: { podSandboxId?: string; state?: ContainerState } = {}): ContainerStatus[] {
+  /**
+   * CRI `ListContainers` (newest first), optionally by sandbox, state or pod UID (the
+   * `io.kubernetes.pod.uid` label selector the kubelet's `getPodContainerStatuses` passes).
+   */
+  listContainers(filter: { podSandboxId?: string; state?: ContainerState; podUid?: string } = {}): ContainerStatus[] {
     this.ensureUp();
     return [...this.containers.values()]
-      .filter((c) => (!filter.podSandboxId || c.sandboxId === filter.podSandboxId) && (!filter.state || c.state === filter.state))
+      .filter(
+        (c) =>
+          (!filter.podSandboxId || c.sandboxId === filter.podSandboxId) &&
+          (!filter.state || c.state === filter.state) &&
+          (filter.podUid === undefined || (this.sandboxes.get(c.sandboxId)?.config.uid ?? '') === filter.podUid),
+      )
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
       .map((c) => this.status(c));
+  }
+
+  /**
+   * What the kubelet's PLEG relist compares, per container and sandbox (newest first, as
+   * `listContainers`/`listPodSandboxes` order them): id, state and pod UID, without building the
+   * full CRI statuses (performance only: the relist runs every second on every node).
+   * Errors: as `listContainers`.
+   */
+  listPlegStates(): { containers: { id: string; state: ContainerState; podUid: string }[]; sandboxes: { id: string; state: SandboxState; podUid: string }[] } {
+    this.ensureUp();
+    const containers = [...this.containers.values()]
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+      .map((c) => ({ id: c.id, state: c.state, podUid: this.sandboxes.get(c.sandboxId)?.config.uid ?? '' }));
+    const sandboxes = [...this.sandboxes.values()].sort((a, b) => b.createdAt - a.createdAt).map((s) => ({ id: s.id, state: s.state, podUid: s.config.uid }));
+    return { containers, sandboxes };
   }
 
   /**
@@ -1576,24 +1595,37 @@ export class Containerd {
   }
 
   private servicesFor(c: ContainerRec, s: SandboxRec): ContainerServices {
-    return {
-      clock: this.clock,
-      rng: this.rng,
-      log: (stream, line) => this.appendLog(c, stream, line),
-      bind: (port) => {
-        const table = s.config.hostNetwork ? this.hostPorts : s.ports;
-        const owner = table.get(port);
-        if (owner !== undefined && owner !== c.id && this.containers.get(owner)?.state === 'CONTAINER_RUNNING') return false;
-        table.set(port, c.id);
-        return true;
-      },
-      release: (port) => {
-        const table = s.config.hostNetwork ? this.hostPorts : s.ports;
-        if (table.get(port) === c.id) table.delete(port);
-      },
-      network: this.podNetwork(s),
-      signalMain: (sig) => (c.process && c.state === 'CONTAINER_RUNNING' ? this.processes.kill(c.process.pid, sig) : false),
-    };
+    return new RuntimeServices(this, c, s, this.clock, this.rng);
+  }
+
+  /** @internal `ContainerServices.log` of container `c`. */
+  serviceLog(c: ContainerRec, stream: 'stdout' | 'stderr', line: string): void {
+    this.appendLog(c, stream, line);
+  }
+
+  /** @internal `ContainerServices.bind` of container `c` in sandbox `s`. */
+  serviceBind(c: ContainerRec, s: SandboxRec, port: number): boolean {
+    const table = s.config.hostNetwork ? this.hostPorts : s.ports;
+    const owner = table.get(port);
+    if (owner !== undefined && owner !== c.id && this.containers.get(owner)?.state === 'CONTAINER_RUNNING') return false;
+    table.set(port, c.id);
+    return true;
+  }
+
+  /** @internal `ContainerServices.release` of container `c` in sandbox `s`. */
+  serviceRelease(c: ContainerRec, s: SandboxRec, port: number): void {
+    const table = s.config.hostNetwork ? this.hostPorts : s.ports;
+    if (table.get(port) === c.id) table.delete(port);
+  }
+
+  /** @internal `ContainerServices.signalMain` of container `c`. */
+  serviceSignalMain(c: ContainerRec, sig: Signal): boolean {
+    return c.process && c.state === 'CONTAINER_RUNNING' ? this.processes.kill(c.process.pid, sig) : false;
+  }
+
+  /** @internal `ContainerServices.network` of sandbox `s`. */
+  serviceNetwork(s: SandboxRec): PodNetwork {
+    return this.podNetwork(s);
   }
 
   // --- the machine ---------------------------------------------------------------------------
@@ -1638,4 +1670,62 @@ export class Containerd {
 export function stopSignalOf(image: ImageRecord): Signal {
   const s = image.config.stopSignal;
   return (s && parseSignal(s)) || 'SIGTERM';
+}
+
+/**
+ * The `ContainerServices` of one container: methods on one prototype instead of closures per
+ * container, and the pod network built on first use (performance only: most containers of a
+ * large cluster never open a connection).
+ */
+class RuntimeServices implements ContainerServices {
+  private net: PodNetwork | undefined;
+
+  constructor(
+    private readonly rt: Containerd,
+    private readonly c: ContainerRec,
+    private readonly s: SandboxRec,
+    readonly clock: Clock,
+    readonly rng: Rng,
+  ) {}
+
+  log(stream: 'stdout' | 'stderr', line: string): void {
+    this.rt.serviceLog(this.c, stream, line);
+  }
+
+  bind(port: number): boolean {
+    return this.rt.serviceBind(this.c, this.s, port);
+  }
+
+  release(port: number): void {
+    this.rt.serviceRelease(this.c, this.s, port);
+  }
+
+  get network(): PodNetwork {
+    return (this.net ??= this.rt.serviceNetwork(this.s));
+  }
+
+  signalMain(sig: Signal): boolean {
+    return this.rt.serviceSignalMain(this.c, sig);
+  }
+}
+
+/** The `containerd-shim-runc-v2` process of one sandbox (a class, not closures per sandbox: performance only). */
+class ShimProgram implements Program {
+  constructor(
+    private readonly rt: Containerd,
+    private readonly rec: SandboxRec,
+  ) {}
+
+  start(ctx: ProcessContext): void {
+    ctx.setMemory(Math.round(12.1 * 1024 * 1024));
+  }
+
+  onSignal(_sig: Signal, ctx: ProcessContext): boolean {
+    ctx.exit(0);
+    return true;
+  }
+
+  stop(): void {
+    this.rt.shimExited(this.rec);
+  }
 }

@@ -18,6 +18,7 @@ import type { ApiServer, WatchHandle } from '../../api/server';
 const REQUEST_METHODS = new Set([
   'get',
   'tryGet',
+  'tryGetShared',
   'list',
   'watch',
   'create',

@@ -17,7 +17,7 @@
  *
  * Units: virtual ms unless a field says seconds.
  */
-import type { KubeObject } from '../../api/types';
+import { deepEqual, type KubeObject } from '../../api/types';
 import type { TaintSpec } from './config';
 
 /** Inputs of the node status setters (what the kubelet knows about itself). */
@@ -181,12 +181,18 @@ export function aggregateMessage(errs: readonly string[]): string {
  * Source: pkg/util/node/node.go.
  */
 export function nodeStatusHasChanged(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
-  const strip = (s: Record<string, unknown> | undefined): unknown => {
-    if (!s) return s;
-    const conds = Array.isArray(s.conditions) ? (s.conditions as Record<string, unknown>[]).map((c) => ({ ...c, lastHeartbeatTime: undefined })) : s.conditions;
-    return JSON.stringify({ ...s, conditions: conds });
-  };
-  return strip(a) !== strip(b);
+  if (!a || !b) return a !== b;
+  // Structural comparison (Semantic.DeepEqual), conditions compared without lastHeartbeatTime;
+  // no serialisation of the whole status (50 images) every 10 s (performance only).
+  if (!deepEqual({ ...a, conditions: undefined }, { ...b, conditions: undefined })) return true;
+  const ca = a.conditions;
+  const cb = b.conditions;
+  if (!Array.isArray(ca) || !Array.isArray(cb)) return !deepEqual(ca, cb);
+  if (ca.length !== cb.length) return true;
+  for (let i = 0; i < ca.length; i++) {
+    if (!deepEqual({ ...(ca[i] as Record<string, unknown>), lastHeartbeatTime: undefined }, { ...(cb[i] as Record<string, unknown>), lastHeartbeatTime: undefined })) return true;
+  }
+  return false;
 }
 
 /**

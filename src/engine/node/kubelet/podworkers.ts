@@ -154,9 +154,39 @@ interface SpecRef {
 
 /** The hash the kubelet stamps on a container (`HashContainer`, resources excluded). */
 export function containerHash(spec: Obj): string {
-  const c = { ...spec };
-  delete c.resources;
-  return fnv1a32(canonicalJson(c)).toString(16);
+  // Container specs come from the informer's cache and are never mutated (performance only:
+  // every periodic sync hashes every container).
+  let h = containerHashes.get(spec);
+  if (h === undefined) {
+    const c = { ...spec };
+    delete c.resources;
+    h = fnv1a32(canonicalJson(c)).toString(16);
+    containerHashes.set(spec, h);
+  }
+  return h;
+}
+
+/** `containerHash` by container spec object (specs are read-only once cached). */
+const containerHashes = new WeakMap<Obj, string>();
+
+/** Interned `spec.containers{NAME}` field paths (a few container names, millions of events). */
+const fieldPaths = new Map<string, string>();
+/** Most field paths kept in `fieldPaths` (cleared when full). */
+const FIELD_PATHS_MAX = 4096;
+
+/**
+ * `spec.containers{NAME}` or `spec.initContainers{NAME}`, the fieldPath of a container's events
+ * (pkg/kubelet/container/ref.go `GenerateContainerRef`): one string per name instead of one per
+ * event (performance only: every kept Event holds its involvedObject).
+ */
+function containerFieldPath(init: boolean, name: string): string {
+  const key = init ? `i${name}` : `c${name}`;
+  let path = fieldPaths.get(key);
+  if (path === undefined) {
+    if (fieldPaths.size >= FIELD_PATHS_MAX) fieldPaths.clear();
+    fieldPaths.set(key, (path = `spec.${init ? 'initContainers' : 'containers'}{${name}}`));
+  }
+  return path;
 }
 
 /** `podsDifferSemantically` (pkg/kubelet/config/config.go): spec, labels, annotations, deletion. */
@@ -505,8 +535,8 @@ export class PodWorkers {
   readRuntimePod(uid: string, pod: KubeObject): RuntimePodStatus {
     const cri = this.h.cri();
     const sandboxes = cri.listPodSandboxes({ podUid: uid });
-    const ids = new Set(sandboxes.map((s) => s.id));
-    const containers = cri.listContainers().filter((c) => ids.has(c.podSandboxId) || c.labels[LABELS.podUid] === uid);
+    // ListContainers with the pod UID label selector (kuberuntime_container.go getPodContainerStatuses).
+    const containers = cri.listContainers({ podUid: uid });
     const rps: RuntimePodStatus = {
       uid,
       name: pod.metadata.name!,
@@ -597,7 +627,7 @@ export class PodWorkers {
   private ref(pod: KubeObject, container?: string, init?: boolean): InvolvedObject {
     if (!container) return referenceTo(pod);
     const isInit = init ?? ((pod.spec?.initContainers ?? []) as Obj[]).some((c) => c.name === container);
-    return referenceTo(pod, `spec.${isInit ? 'initContainers' : 'containers'}{${container}}`);
+    return referenceTo(pod, containerFieldPath(isInit, container));
   }
 
   private containerEvent(pod: KubeObject, container: string, type: 'Normal' | 'Warning', reason: string, message: string, init?: boolean): void {
@@ -1251,11 +1281,12 @@ export class PodWorkers {
       const last = this.orphanScan;
       if (last && last.cri === cri && last.generation === generation) uids = last.uids;
       else {
-        sandboxes = cri.listPodSandboxes();
-        containers = cri.listContainers({ state: 'CONTAINER_RUNNING' });
+        // Only ids, states and pod UIDs are needed here (the same lists without building every
+        // CRI status; performance only). The full lists are read below when an orphan is found.
+        const states = cri.listPlegStates();
         const set = new Set<string>();
-        for (const s of sandboxes) if (s.state === 'SANDBOX_READY') set.add(s.metadata.uid);
-        for (const c of containers) set.add(c.labels[LABELS.podUid]);
+        for (const s of states.sandboxes) if (s.state === 'SANDBOX_READY') set.add(s.podUid);
+        for (const c of states.containers) if (c.state === 'CONTAINER_RUNNING') set.add(c.podUid);
         uids = [...set];
         this.orphanScan = { cri, generation, uids };
       }

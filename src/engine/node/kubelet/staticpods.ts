@@ -75,11 +75,28 @@ export function staticPodUid(decoded: KubeObject, nodeName: string, path: string
 }
 
 /**
+ * Parsed manifests by path and text (performance only: the kubelet re-reads every manifest each
+ * 20 s and the YAML parser keeps only the last text). The parsed documents are never mutated
+ * here (`decodeStaticPod` copies the object), so sharing them is safe. One entry per path; bounded.
+ */
+const parsedManifests = new Map<string, { text: string; docs: ReturnType<typeof parseManifests> }>();
+const PARSED_MANIFESTS_MAX = 64;
+
+function parsedManifest(text: string, path: string): ReturnType<typeof parseManifests> {
+  const hit = parsedManifests.get(path);
+  if (hit && hit.text === text) return hit.docs;
+  const docs = parseManifests(text, path);
+  if (parsedManifests.size >= PARSED_MANIFESTS_MAX) parsedManifests.clear();
+  parsedManifests.set(path, { text, docs });
+  return docs;
+}
+
+/**
  * Decode one manifest into a static pod, as `tryDecodeSinglePod` + `applyDefaults` do.
  * `seenIso` is the RFC 3339 (nanosecond) time for `kubernetes.io/config.seen`.
  */
 export function decodeStaticPod(text: string, path: string, nodeName: string, seenIso: string, rng: Rng): StaticPodFile {
-  const docs = parseManifests(text, path);
+  const docs = parsedManifest(text, path);
   const bad = (why: string): StaticPodFile => ({ path, error: `${path}: couldn't parse as pod(${why}), please check config file` });
   if (docs.length === 0) return bad('Object \'Kind\' is missing in \'null\'');
   const d = docs[0];

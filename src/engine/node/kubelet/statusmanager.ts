@@ -30,6 +30,11 @@ interface Entry {
   isStatic: boolean;
   /** Containers stopped and volumes cleaned: the API pod may be deleted (if it is being deleted). */
   terminated: boolean;
+  /**
+   * The informer's pod and the status last found already written (performance only: both are
+   * immutable, so the periodic sync skips the merge and comparison while neither changed).
+   */
+  inSync?: { cached: KubeObject; status: Record<string, unknown> };
 }
 
 /** Hooks for logging and tracing status writes. */
@@ -85,7 +90,8 @@ export class StatusManager {
     const uid = pod.metadata.uid!;
     const prev = this.entries.get(uid);
     const changed = !prev || !deepEqual(prev.status, status);
-    this.entries.set(uid, { pod, status, isStatic, terminated: prev?.terminated ?? false });
+    // An unchanged status keeps its (equal) object, so the periodic sync recognises it.
+    this.entries.set(uid, { pod, status: !changed && prev ? prev.status : status, isStatic, terminated: prev?.terminated ?? false, inSync: prev?.inSync });
     if (changed) this.markDirty(uid);
   }
 
@@ -139,9 +145,13 @@ export class StatusManager {
     // Cheap check through the informer cache: nothing to write and nothing to delete.
     const cached = this.hooks.cached?.(ns, name);
     if (cached && this.matches(e, cached)) {
-      const merged = mergeWithApiStatus(cached.status, e.status);
       const wantDelete = !e.isStatic && e.terminated && !!cached.metadata.deletionTimestamp;
-      if (deepEqual(merged, cached.status) && !wantDelete) return;
+      if (!wantDelete && e.inSync?.cached === cached && e.inSync.status === e.status) return;
+      const merged = mergeWithApiStatus(cached.status, e.status);
+      if (deepEqual(merged, cached.status) && !wantDelete) {
+        e.inSync = { cached, status: e.status };
+        return;
+      }
     }
     const apiPod = this.api.tryGet('pods', ns, name);
     if (!apiPod || !this.matches(e, apiPod)) return;

@@ -68,27 +68,52 @@ export function memoryBytes(q: unknown): number | undefined {
 
 /** A `MountSource` over a directory of the node's filesystem (emptyDir, hostPath, PV directories). */
 export function nodeDirMount(fs: FileSystem, base: string, readOnly = false): MountSource {
-  const abs = (rel: string): string => (rel === '' ? base : joinPath(base, rel));
-  const src: MountSource = {
-    read: (rel) => (fs.isFile(abs(rel)) ? fs.readFile(abs(rel)) : undefined),
-    list: (rel) => (fs.isDirectory(abs(rel)) ? fs.readdir(abs(rel)) : undefined),
-  };
-  if (!readOnly) {
-    src.write = (rel, data) => {
-      const p = abs(rel);
-      const dir = p.slice(0, p.lastIndexOf('/')) || '/';
-      if (!fs.isDirectory(dir)) fs.mkdir(dir, { parents: true });
-      fs.writeFile(p, data);
-    };
-    src.remove = (rel) => {
-      const p = abs(rel);
-      if (!fs.exists(p)) return false;
-      fs.rm(p, { recursive: true, force: true });
-      return true;
-    };
-    src.mkdir = (rel) => fs.mkdir(abs(rel), { parents: true });
+  return readOnly ? new NodeDirSource(fs, base) : new WritableNodeDirSource(fs, base);
+}
+
+/**
+ * A read-only `MountSource` over a node directory. Classes rather than closures per mount
+ * (performance only: every container of every pod holds its mounts); a read-only source has no
+ * `write`/`remove`/`mkdir`, as before.
+ */
+class NodeDirSource implements MountSource {
+  constructor(
+    protected readonly fs: FileSystem,
+    protected readonly base: string,
+  ) {}
+
+  protected abs(rel: string): string {
+    return rel === '' ? this.base : joinPath(this.base, rel);
   }
-  return src;
+
+  read(rel: string): string | undefined {
+    return this.fs.isFile(this.abs(rel)) ? this.fs.readFile(this.abs(rel)) : undefined;
+  }
+
+  list(rel: string): string[] | undefined {
+    return this.fs.isDirectory(this.abs(rel)) ? this.fs.readdir(this.abs(rel)) : undefined;
+  }
+}
+
+/** A writable `MountSource` over a node directory (emptyDir, hostPath, persistent volumes). */
+class WritableNodeDirSource extends NodeDirSource {
+  write(rel: string, data: string): void {
+    const p = this.abs(rel);
+    const dir = p.slice(0, p.lastIndexOf('/')) || '/';
+    if (!this.fs.isDirectory(dir)) this.fs.mkdir(dir, { parents: true });
+    this.fs.writeFile(p, data);
+  }
+
+  remove(rel: string): boolean {
+    const p = this.abs(rel);
+    if (!this.fs.exists(p)) return false;
+    this.fs.rm(p, { recursive: true, force: true });
+    return true;
+  }
+
+  mkdir(rel: string): void {
+    this.fs.mkdir(this.abs(rel), { parents: true });
+  }
 }
 
 /** Facts about the pod the downward API and service links need. */
@@ -191,13 +216,14 @@ export class ObjectSource {
 
   /** A ConfigMap's data (binaryData ignored), or undefined when absent. Other API errors throw. */
   configMap(ns: string, name: string): Record<string, string> | undefined {
-    const o = this.api.tryGet('configmaps', ns, name);
+    // Read only (its data is copied below): no deep copy of the ConfigMap on every pod sync.
+    const o = this.api.tryGetShared('configmaps', ns, name);
     return o ? { ...((o as Obj).data as Record<string, string> | undefined) } : undefined;
   }
 
   /** A Secret's decoded data (stringData merged by the API already), or undefined when absent. */
   secret(ns: string, name: string): Record<string, string> | undefined {
-    const o = this.api.tryGet('secrets', ns, name);
+    const o = this.api.tryGetShared('secrets', ns, name);
     if (!o) return undefined;
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(((o as Obj).data as Record<string, string> | undefined) ?? {})) out[k] = base64Decode(String(v));
@@ -313,6 +339,12 @@ function payloadOnDisk(fs: FileSystem, dir: string, files: Record<string, string
   if (!fs.isDirectory(dir)) return false;
   const want = new Map<string, string>();
   for (const [rel, content] of Object.entries(files)) want.set(joinPath(dir, rel), content);
+  const tree = fs.filesUnder(dir);
+  if (tree) {
+    if (tree.size !== want.size) return false;
+    for (const [p, content] of tree) if (want.get(p) !== content) return false;
+    return true;
+  }
   let found = 0;
   for (const p of fs.find(dir)) {
     const content = fs.tryReadFile(p);
