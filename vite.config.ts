@@ -1,8 +1,37 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
+/**
+ * Cold start (issue #6): in the built page, start the simulation worker from a tiny inline script
+ * at the top of <head>, while the main bundle is still being fetched and parsed, instead of after
+ * it ran. src/ui/state/bridge.ts adopts that worker (`window.__simWorker`) for its first start; in
+ * `vite dev` nothing is injected and the bridge starts the worker itself.
+ */
+function startWorkerEarly(): Plugin {
+  return {
+    name: 'cluster-playground:start-worker-early',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        let file: string | undefined;
+        for (const out of Object.values(ctx.bundle ?? {})) {
+          const m = out.type === 'chunk' ? /new Worker\(new URL\(`([^`]*sim\.worker-[\w-]+\.js)`/.exec(out.code) : null;
+          if (m) file = m[1];
+        }
+        if (!file) return html;
+        const script = `(function(){try{var w=new Worker(${JSON.stringify(file)},{type:"module",name:"simulation"});w.addEventListener("error",function(e){window.__simWorkerError=e.message||"it could not start"});window.__simWorker=w}catch(e){}})()`;
+        // Before any stylesheet: a classic script waits for the stylesheets above it to load.
+        const charset = /<meta charset[^>]*>/i;
+        if (charset.test(html)) return html.replace(charset, (m) => `${m}\n    <script>${script}</script>`);
+        return { html, tags: [{ tag: 'script', children: script, injectTo: 'head-prepend' }] };
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), startWorkerEarly()],
   worker: { format: 'es' },
   build: {
     target: 'es2022',

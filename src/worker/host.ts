@@ -20,13 +20,16 @@ import type { TraceEntry } from '../engine/trace';
 import { clampSpeed, PROTOCOL_VERSION, SUPERVISION_MIN_INTERVAL_MS, type FromWorker, type ObjRecord, type RunState, type ToWorker, type TraceItem } from '../protocol/messages';
 import type { ClusterKind, HostCluster } from './cluster';
 import { MIRRORED_KINDS, toRecord } from './records';
-import { defaultRunner, loadShellModule, type LineRunner, type LineRunnerFactory } from './lines';
+import { defaultRunner, loadShellModule, shellModuleLoaded, type LineRunner, type LineRunnerFactory } from './lines';
 import { describeInput, isJournaled, positionOf, runTo } from './journal';
 import type { JournalEntry } from '../protocol/messages';
 import type { EditRequest } from '../protocol/messages';
+import { loadEngineLibraries } from '../engine/libs';
 
 /** The YAML editor's handlers (src/worker/editing.ts: kubectl apply/edit), loaded on the first request. */
 let editingModule: Promise<typeof import('./editing')> | undefined;
+/** The editor's handlers, with the engine's on-demand libraries (an edit may create a CronJob or a custom resource). */
+const loadEditing = () => (editingModule ??= Promise.all([import('./editing'), loadEngineLibraries()]).then(([m]) => m));
 
 /** Wall time and timers (the worker passes `performance.now` and `setTimeout`). */
 export interface HostEnv {
@@ -55,6 +58,12 @@ export interface SimHostOptions {
 
 /** The longest wall gap a tick accounts for (a throttled background tab does not jump ahead). */
 const MAX_TICK_WALL_MS = 250;
+/**
+ * Wall ms after the boot ends before the shell's code starts loading (unless a line or a
+ * completion asks for it sooner): the page is still drawing the booted cluster then, and the
+ * download and compile of the shell chunks would compete with it for the network and the CPU.
+ */
+const SHELL_AFTER_BOOT_MS = 1000;
 /** Mirror types: the `group/resource` keys of the API store. */
 const MIRRORED_TYPES = ['/nodes', '/pods', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets', 'batch/jobs', 'batch/cronjobs'];
 
@@ -216,6 +225,7 @@ export class SimHost {
         break;
       case 'shell':
         this.lineQueue.push({ line: msg.line, id: msg.id });
+        this.wantShell();
         this.startLines();
         break;
       case 'resync':
@@ -226,6 +236,7 @@ export class SimHost {
         if (this.runner?.busy) this.runner.interrupt();
         break;
       case 'complete': {
+        this.wantShell();
         const c = this.runner?.complete(msg.line, msg.cursor) ?? { start: msg.cursor, end: msg.cursor, candidates: [] };
         this.opts.post({ type: 'completions', id: msg.id, ...c });
         break;
@@ -268,7 +279,8 @@ export class SimHost {
         this.requestFlush();
         this.schedule();
       };
-      loadShellModule().then(ready, ready);
+      // The chunk loads when the boot is over (or at the first line or completion): see wantShell.
+      shellModuleLoaded().then(ready, ready);
     }
     // Objects that exist already (nodes registered while the cluster was built).
     for (const typeKey of MIRRORED_TYPES) {
@@ -289,6 +301,17 @@ export class SimHost {
     this.sendSnapshot();
     this.supervisionSent = undefined;
     this.postSupervision(true);
+    if (!this.boot) this.wantShell();
+  }
+
+  /**
+   * Start loading the shell's code (src/worker/shells.ts: the playground shell, kubectl, docker,
+   * kind) unless it is there. Asked for SHELL_AFTER_BOOT_MS after the boot is over, or by the
+   * first line or completion before that: the cluster boots and is drawn without waiting for it
+   * (lines wait for it, in order).
+   */
+  private wantShell(): void {
+    if (!this.shellReady) void loadShellModule().catch(() => undefined);
   }
 
   private onWrite(w: WriteRecord): void {
@@ -385,7 +408,7 @@ export class SimHost {
         }
         try {
           if (entry.msg.type === 'edit') {
-            const m = await (editingModule ??= import('./editing'));
+            const m = await loadEditing();
             m.handleEdit(cluster, entry.msg.request);
           } else {
             this.dispatch(entry.msg);
@@ -426,8 +449,7 @@ export class SimHost {
   /** Answer a YAML editor request (`editReply`), then send what its writes changed. */
   private edit(id: number, request: EditRequest): void {
     const cluster = this.cluster!;
-    editingModule ??= import('./editing');
-    editingModule.then(
+    loadEditing().then(
       (m) => {
         if (this.cluster !== cluster) {
           this.opts.post({ type: 'editReply', id, reply: { op: 'error', error: 'the cluster was reset meanwhile' } });
@@ -522,10 +544,12 @@ export class SimHost {
         this.boot = undefined;
         this.setRun({ booting: undefined, playing: boot.playAfter });
         this.lastWall = this.opts.env.now();
+        this.opts.env.setTimeout(() => this.wantShell(), SHELL_AFTER_BOOT_MS);
         return;
       }
       if (cluster.clock.now() >= boot.until) {
         this.boot = undefined;
+        this.wantShell();
         this.setRun({ booting: undefined, playing: false });
         this.opts.post({ type: 'error', message: `the cluster did not finish booting within ${Math.round((cluster.bootTimeoutMs ?? 600_000) / 1000)} s of virtual time` });
         return;

@@ -8,6 +8,7 @@ import type { Shell, ShellRun } from '../shell/shell';
 import type { Completion } from '../shell/complete';
 import type { CompletionInputs } from './completion';
 import { HOST_PROMPT, LINE_LATENCY_MS } from '../shell/session-constants';
+import { loadEngineLibraries } from '../engine/libs';
 
 
 /** A chunk of a line's output. */
@@ -113,17 +114,36 @@ export function shellRunner(shell: Shell, fallback?: LineRunner, completer?: (in
   };
 }
 
-/** Load the shell chunk (once per worker). */
-let shellModule: Promise<ShellModule> | undefined;
+/** Starts the shell chunk's load (set by the promise below, called by `loadShellModule`). */
+let startShellLoad: () => void = () => {};
+/**
+ * The shell chunk, once `loadShellModule` asked for it (once per worker), together with the
+ * engine's on-demand libraries (src/engine/libs.ts): a line may create a CronJob or a custom
+ * resource, or ask for field validation, so they are there before the first line runs.
+ */
+const shellModule: Promise<ShellModule> = new Promise<void>((resolve) => (startShellLoad = resolve))
+  .then(() => Promise.all([import('./shells'), loadEngineLibraries()]))
+  .then(([m]) => m);
+
+/**
+ * Load the shell chunk (once per worker): the host asks for it a moment after the boot is over,
+ * or at the first line or completion typed before that, so the cluster's first draw does not wait
+ * for the shell and kubectl code (src/worker/shells.ts and what it imports).
+ */
 export function loadShellModule(): Promise<ShellModule> {
-  shellModule ??= import('./shells');
+  startShellLoad();
+  return shellModule;
+}
+
+/** Settles when the shell chunk has loaded (or failed to), without starting its load. */
+export function shellModuleLoaded(): Promise<ShellModule> {
   return shellModule;
 }
 
 /**
  * The cluster's shell when it has one, else the fallback. The shell's code loads on demand (the
- * host starts loading it with the cluster); lines that arrive before it is there wait for it, in
- * order.
+ * host starts loading it when the boot is over or a line comes; a line run here starts it too);
+ * lines that arrive before it is there wait for it, in order.
  */
 export const defaultRunner: LineRunnerFactory = (cluster, wake) => {
   const fallback = fallbackRunner(cluster, wake);
@@ -138,7 +158,7 @@ export const defaultRunner: LineRunnerFactory = (cluster, wake) => {
     }
     wake();
   };
-  loadShellModule().then(
+  shellModuleLoaded().then(
     (m) => {
       try {
         inner = shellRunner(make(m), fallback, m.completeAgainst);
@@ -162,7 +182,10 @@ export const defaultRunner: LineRunnerFactory = (cluster, wake) => {
     },
     run(line, onOutput, onDone) {
       if (inner && queue.length === 0) inner.run(line, onOutput, onDone);
-      else queue.push([line, onOutput, onDone]);
+      else {
+        queue.push([line, onOutput, onDone]);
+        void loadShellModule().catch(() => undefined);
+      }
     },
     poll() {
       inner?.poll();

@@ -2,11 +2,12 @@
  * API objects -> the slim records the UI draws (protocol `ObjRecord`).
  *
  * A pod's STATUS and READY are computed by the `kubectl get pods` printer itself
- * (src/shell/printers, `buildTable` for one pod), so the map shows exactly the text a person
- * would read in a terminal next to a kind cluster.
+ * (src/shell/printers/podrow.ts `podRow`, the row `buildTable` prints for a pod), so the map
+ * shows exactly the text a person would read in a terminal next to a kind cluster. Only that row
+ * is imported, so the other kinds' printers stay out of the worker's first chunk.
  */
 import type { KubeObject } from '../engine/api/types';
-import { buildTable, type PrintContext } from '../shell/printers';
+import { podRow, type PrintContext } from '../shell/printers/podrow';
 import type { ConditionRec, ObjRecord, OwnerRef, ReplicasRec, TaintRec } from '../protocol/messages';
 
 /** The kinds the UI mirrors. Everything else (Leases, Events, ConfigMaps ...) stays in the worker. */
@@ -41,7 +42,7 @@ function base(obj: KubeObject): ObjRecord {
 
 function podRecord(pod: KubeObject, ctx: PrintContext): ObjRecord {
   const rec = base(pod);
-  const cells = buildTable([pod], { kind: 'Pod', ...ctx }).rows[0].cells;
+  const cells = podRow(pod, ctx);
   rec.ready = String(cells[1]);
   rec.status = String(cells[2]);
   rec.restarts = parseInt(String(cells[3]), 10) || 0;

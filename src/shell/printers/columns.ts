@@ -18,18 +18,13 @@ import { labelSelectorToString } from '../../engine/api/labels';
 import { canonicalQuantity } from '../../engine/api/quantity';
 import { printerColumns } from '../../engine/api/crd';
 import { formatRfc3339 } from '../../engine/clock';
-import { humanDuration, timestampMs, translateTimestampSince } from './duration';
+import { humanDuration, timestampMs } from './duration';
+import { age, conditionTrue, int, podRow, since, type PrintContext } from './podrow';
 import { findResults, parseJsonPath, printResultGroup } from './jsonpath';
 import { isGoInt } from './gofmt';
 import { formatLabels, renderTable, type Cell, type ColumnDefinition, type Table, type TableRow } from './table';
 
-/** What a printer needs besides the object: the virtual clock. */
-export interface PrintContext {
-  /** Virtual now, ms since the cluster epoch (`Clock.now()`). */
-  nowMs: number;
-  /** Unix ms of virtual 0 (`Clock.epochMs`). */
-  epochMs: number;
-}
+export { podRow, type PrintContext } from './podrow';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -45,9 +40,6 @@ const NAME = col('Name', 'string', 0, 'name');
 const AGE = col('Age');
 const wide = (name: string, type = 'string') => col(name, type, 1);
 
-const since = (ts: unknown, ctx: PrintContext) => translateTimestampSince(ts, ctx.nowMs, ctx.epochMs);
-const age = (o: Any, ctx: PrintContext) => since(o.metadata?.creationTimestamp, ctx);
-const int = (v: unknown): number => (typeof v === 'number' ? v : 0);
 const len = (v: unknown): number => (Array.isArray(v) ? v.length : v && typeof v === 'object' ? Object.keys(v).length : 0);
 
 /** printers.go `layoutContainerCells`: names and images joined by `,`. */
@@ -84,140 +76,12 @@ function boolPtr(v: unknown): string {
   return typeof v === 'boolean' ? String(v) : '<unset>';
 }
 
-/** The first condition of a type with status True (`hasPodReadyCondition`, `hasJobCondition`). */
-function conditionTrue(conditions: Any[] | undefined, type: string): boolean {
-  const c = (conditions ?? []).find((x) => x?.type === type);
-  return c?.status === 'True';
-}
 
 // ------------------------------------------------------------------------------------------
 // Pod
 // ------------------------------------------------------------------------------------------
 
-/** `node.NodeUnreachablePodReason`: the reason the node lifecycle controller sets. */
-const NODE_UNREACHABLE_POD_REASON = 'NodeLost';
-
-/**
- * printers.go `printPod`: NAME READY STATUS RESTARTS AGE IP NODE NOMINATED-NODE READINESS-GATES.
- * Returns the cells (wide included). See the reference doc 6.1 for the STATUS rules.
- */
-function podRow(pod: Any, ctx: PrintContext): Cell[] {
-  const spec = pod.spec ?? {};
-  const status = pod.status ?? {};
-  let restarts = 0;
-  let restartableInitContainerRestarts = 0;
-  let totalContainers = (spec.containers ?? []).length;
-  let readyContainers = 0;
-  let lastRestartDate: number | undefined;
-  let lastRestartableInitContainerRestartDate: number | undefined;
-
-  const podPhase: string = status.phase ?? '';
-  let reason = podPhase;
-  if (status.reason) reason = status.reason;
-
-  for (const c of status.conditions ?? []) {
-    if (c?.type === 'PodScheduled' && c?.reason === 'SchedulingGated') reason = 'SchedulingGated';
-  }
-
-  const initContainers = new Map<string, Any>();
-  for (const c of spec.initContainers ?? []) {
-    initContainers.set(c.name, c);
-    if (c.restartPolicy === 'Always') totalContainers++;
-  }
-  const isRestartable = (name: string) => initContainers.get(name)?.restartPolicy === 'Always';
-  const later = (cur: number | undefined, ts: unknown) => {
-    const t = timestampMs(ts);
-    return t !== undefined && (cur === undefined || cur < t) ? t : cur;
-  };
-
-  let initializing = false;
-  const initStatuses: Any[] = status.initContainerStatuses ?? [];
-  for (let i = 0; i < initStatuses.length; i++) {
-    const c = initStatuses[i];
-    restarts += int(c.restartCount);
-    if (c.lastState?.terminated) lastRestartDate = later(lastRestartDate, c.lastState.terminated.finishedAt);
-    if (isRestartable(c.name)) {
-      restartableInitContainerRestarts += int(c.restartCount);
-      if (c.lastState?.terminated) lastRestartableInitContainerRestartDate = later(lastRestartableInitContainerRestartDate, c.lastState.terminated.finishedAt);
-    }
-    const term = c.state?.terminated;
-    const wait = c.state?.waiting;
-    if (term && int(term.exitCode) === 0) continue;
-    if (isRestartable(c.name) && c.started === true) {
-      if (c.ready) readyContainers++;
-      continue;
-    }
-    if (term) {
-      if (!term.reason) reason = term.signal ? `Init:Signal:${term.signal}` : `Init:ExitCode:${int(term.exitCode)}`;
-      else reason = 'Init:' + term.reason;
-    } else if (wait && wait.reason && wait.reason !== 'PodInitializing') {
-      reason = 'Init:' + wait.reason;
-    } else {
-      reason = `Init:${i}/${(spec.initContainers ?? []).length}`;
-    }
-    initializing = true;
-    break;
-  }
-
-  if (!initializing || conditionIs(status.conditions, 'Initialized', 'True')) {
-    restarts = restartableInitContainerRestarts;
-    lastRestartDate = lastRestartableInitContainerRestartDate;
-    let hasRunning = false;
-    const cs: Any[] = status.containerStatuses ?? [];
-    for (let i = cs.length - 1; i >= 0; i--) {
-      const c = cs[i];
-      restarts += int(c.restartCount);
-      if (c.lastState?.terminated) lastRestartDate = later(lastRestartDate, c.lastState.terminated.finishedAt);
-      const wait = c.state?.waiting;
-      const term = c.state?.terminated;
-      if (wait && wait.reason) reason = wait.reason;
-      else if (term && term.reason) reason = term.reason;
-      else if (term && !term.reason) reason = term.signal ? `Signal:${term.signal}` : `ExitCode:${int(term.exitCode)}`;
-      else if (c.ready && c.state?.running) {
-        hasRunning = true;
-        readyContainers++;
-      }
-    }
-    if (reason === 'Completed' && hasRunning) reason = conditionTrue(status.conditions, 'Ready') ? 'Running' : 'NotReady';
-  }
-
-  if (pod.metadata?.deletionTimestamp && status.reason === NODE_UNREACHABLE_POD_REASON) reason = 'Unknown';
-  else if (pod.metadata?.deletionTimestamp && podPhase !== 'Succeeded' && podPhase !== 'Failed') reason = 'Terminating';
-
-  let restartsStr = String(restarts);
-  if (restarts !== 0 && lastRestartDate !== undefined) {
-    restartsStr = `${restarts} (${humanDuration(ctx.epochMs + ctx.nowMs - lastRestartDate)} ago)`;
-  }
-
-  const podIP: string = status.podIPs?.[0]?.ip ?? status.podIP ?? '';
-  let readinessGates = '<none>';
-  const gates: Any[] = spec.readinessGates ?? [];
-  if (gates.length > 0) {
-    let trueConditions = 0;
-    for (const g of gates) {
-      const c = (status.conditions ?? []).find((x: Any) => x?.type === g.conditionType);
-      if (c?.status === 'True') trueConditions++;
-    }
-    readinessGates = `${trueConditions}/${gates.length}`;
-  }
-  return [
-    pod.metadata?.name,
-    `${readyContainers}/${totalContainers}`,
-    reason,
-    restartsStr,
-    age(pod, ctx),
-    podIP || '<none>',
-    spec.nodeName || '<none>',
-    status.nominatedNodeName || '<none>',
-    readinessGates,
-  ];
-}
-
-/** `isPodInitializedConditionTrue`-style lookup: the first condition of `type` has `status`. */
-function conditionIs(conditions: Any[] | undefined, type: string, status: string): boolean {
-  const c = (conditions ?? []).find((x) => x?.type === type);
-  return c?.status === status;
-}
+// podRow, printers.go `printPod`, lives in ./podrow.ts (the worker's records import it alone).
 
 // ------------------------------------------------------------------------------------------
 // Services, ingresses, endpoints

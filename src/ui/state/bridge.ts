@@ -52,6 +52,24 @@ export function startOptionsFrom(search: string): StartOptions {
   };
 }
 
+/**
+ * The worker the built page started before this bundle ran (an inline script injected by
+ * vite.config.ts `startWorkerEarly`, so the worker loads while the page's own code loads), taken
+ * once; undefined in `vite dev`, on a second start, or when it failed to load (the caller then
+ * starts a fresh one, which reports the failure the usual way).
+ */
+function adoptEarlyWorker(): Worker | undefined {
+  const w = window as unknown as { __simWorker?: Worker; __simWorkerError?: string };
+  const early = w.__simWorker;
+  delete w.__simWorker;
+  if (!early) return undefined;
+  if (w.__simWorkerError !== undefined) {
+    early.terminate();
+    return undefined;
+  }
+  return early;
+}
+
 /** Connect `store` to a new worker. Returns a function that stops it. */
 export function connectWorker(store: SimStore, opts: StartOptions): () => void {
   let worker: Worker;
@@ -117,7 +135,7 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
   };
 
   const start = () => {
-    worker = new Worker(new URL('../../worker/sim.worker.ts', import.meta.url), { type: 'module', name: 'simulation' });
+    worker = adoptEarlyWorker() ?? new Worker(new URL('../../worker/sim.worker.ts', import.meta.url), { type: 'module', name: 'simulation' });
     lastHeard = performance.now();
     worker.onmessage = (ev: MessageEvent<unknown>) => {
       if (isFromWorker(ev.data)) receive(ev.data);

@@ -9,7 +9,7 @@
  */
 import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { CommandBar } from './CommandBar';
-import { FIRST_PODS_DRAWN_EVENT } from './ClusterMap';
+import { useSim } from '../state/store';
 
 const ShellTerminal = lazy(() => import('../terminal/Terminal'));
 
@@ -23,25 +23,24 @@ const MIN_HEIGHT = 120;
 const STEP = 24;
 
 /**
- * Wall ms after which the terminal chunk loads even if no pod has been drawn yet (a bare or slow
- * cluster). Normally it loads right after the first pods are on screen, so xterm (about 90 KB
- * gzip) does not compete with the worker and the first draw for the network and the main thread.
+ * Wall ms after which the terminal chunk loads even if the boot has not ended yet (a boot that
+ * takes very long on a slow machine). Normally it loads AFTER_BOOT_MS after the cluster has booted
+ * (the bookshop drawn and Available), so xterm (about 90 KB gzip) does not compete with the worker
+ * and the first draws for the network and the main thread while the cluster boots.
  */
-const LOAD_AFTER_MS = 4000;
+const LOAD_AFTER_MS = 10_000;
+/** Wall ms between the end of the boot and the terminal chunk's load (the page draws the booted cluster meanwhile). */
+const AFTER_BOOT_MS = 500;
 
-/** True once the terminal chunk may load: after the first pods are drawn, or LOAD_AFTER_MS. */
+/** True once the terminal chunk may load (and from then on): see LOAD_AFTER_MS and AFTER_BOOT_MS. */
 function useDeferredLoad(): boolean {
-  const [ready, setReady] = useState(() => performance.getEntriesByName('first-pods-drawn').length > 0);
+  const booted = useSim((s) => s.connected && !s.run.booting);
+  const [ready, setReady] = useState(false);
   useEffect(() => {
     if (ready) return;
-    const go = () => setReady(true);
-    window.addEventListener(FIRST_PODS_DRAWN_EVENT, go, { once: true });
-    const t = window.setTimeout(go, LOAD_AFTER_MS);
-    return () => {
-      window.removeEventListener(FIRST_PODS_DRAWN_EVENT, go);
-      window.clearTimeout(t);
-    };
-  }, [ready]);
+    const t = window.setTimeout(() => setReady(true), booted ? AFTER_BOOT_MS : LOAD_AFTER_MS);
+    return () => window.clearTimeout(t);
+  }, [ready, booted]);
   return ready;
 }
 
