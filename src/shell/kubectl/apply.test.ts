@@ -293,7 +293,8 @@ status: {}
     const b = bench({ files: { 'web.yaml': deploymentYaml('web', 1) } });
     expect(b.run('kubectl create deployment api --image=nginx:1.27').stdout).toBe('deployment.apps/api created\n');
     expect(b.c.api.get('deployments', 'default', 'api').spec.template.spec.containers[0].name).toBe('nginx');
-    expect(b.run('kubectl create deployment api --image=nginx:1.27').stderr).toBe('Error from server (AlreadyExists): deployments.apps "api" already exists\n');
+    // create_deployment.go wraps the server's error: fmt.Errorf("failed to create deployment: %v", err).
+    expect(b.run('kubectl create deployment api --image=nginx:1.27').stderr).toBe('error: failed to create deployment: deployments.apps "api" already exists\n');
     expect(b.run('kubectl create -f web.yaml').stdout).toBe('deployment.apps/web created\n');
     expect(b.run('kubectl create -f web.yaml').stderr).toBe('Error from server (AlreadyExists): error when creating "web.yaml": deployments.apps "web" already exists\n');
     expect(b.run('kubectl create namespace shop').stdout).toBe('namespace/shop created\n');

@@ -16,6 +16,7 @@
 import { fieldValidationOf, printWarnings } from './field-validation';
 import type { KubeObject } from '../../engine/api/types';
 import { ApiError } from '../../engine/api/errors';
+import { portNameErrors } from '../../engine/api/validation';
 import { withLastApplied } from '../../engine/api/apply';
 import { toYaml } from '../../engine/api/yaml';
 import { CmdError, addSourceToErr, discover, fail, formatErrors, kindGroup, requiredFlagError, usageError, type Env } from './env';
@@ -117,9 +118,12 @@ export function meta(env: Env, name: string, rest: { labels?: Record<string, str
 
 /**
  * Send or print a generated object: `--dry-run=client` prints it (`-o yaml|json|name` or
- * `kind/name created (dry run)`); otherwise POST it and print the result.
+ * `kind/name created (dry run)`); otherwise POST it and print the result. `failedToCreate` is the
+ * prefix a generator puts before a server error it wraps (`failed to create deployment: `, as
+ * create_deployment.go's `fmt.Errorf("failed to create deployment: %v", err)`); without it the
+ * server's error prints as kubectl prints an API status (`Error from server (AlreadyExists): ...`).
  */
-export function finish(env: Env, obj: Any, clusterScoped = false): number {
+export function finish(env: Env, obj: Any, clusterScoped = false, failedToCreate?: string): number {
   const output = env.flags.str('output');
   checkOutputFormat(output);
   const dryRun = dryRunMode(env);
@@ -147,6 +151,9 @@ export function finish(env: Env, obj: Any, clusterScoped = false): number {
         const path = t ? `${t.group ? `/apis/${t.group}/${t.version}` : '/api/v1'}${t.namespaced ? `/namespaces/${env.namespace}` : ''}/${t.resource}` : '';
         throw fail(`failed to create ${obj.kind.toLowerCase()}: Post "https://${host}${path}?fieldManager=kubectl-create&fieldValidation=Strict": dial tcp ${host}: connect: connection refused`);
       }
+      // The generators that wrap the server's answer (`fmt.Errorf("failed to create deployment: %v", err)`)
+      // print it as a plain error, not `Error from server (...)`.
+      if (e instanceof ApiError && failedToCreate !== undefined) throw fail(`${failedToCreate}${e.status.message}`);
       throw e;
     }
   }
@@ -197,7 +204,7 @@ export function createDeployment(env: Env): number {
     },
     status: {},
   };
-  return finish(env, obj);
+  return finish(env, obj, false, 'failed to create deployment: ');
 }
 
 /** `kubectl create namespace NAME`. */
@@ -232,11 +239,19 @@ function baseName(p: string): string {
  * The key/value pairs of `--from-literal`, `--from-file` and `--from-env-file`, in kubectl's
  * order (files, then literals, then env files), with its errors.
  */
-function sources(env: Env, kind: string): [string, string][] {
+function sources(env: Env, kind: string, objName = ''): [string, string][] {
+  // ConfigMapOptions/CreateSecretOptions.Validate, before any file is read.
+  if (env.flags.list('from-env-file').length > 0 && (env.flags.list('from-file').length > 0 || env.flags.list('from-literal').length > 0)) {
+    throw fail('from-env-file cannot be combined with from-file or from-literal');
+  }
   const out = new Map<string, string>();
   const add = (k: string, v: string) => {
     checkKey(k, kind);
-    if (out.has(k)) throw fail(`cannot add key ${k}, another key by that name already exists`);
+    if (out.has(k)) {
+      // create_configmap.go validateNewConfigMap quotes both names; create_secret.go does not.
+      if (kind === 'ConfigMap') throw fail(`cannot add key ${JSON.stringify(k)}, another key by that name already exists in Data for ConfigMap ${JSON.stringify(objName)}`);
+      throw fail(`cannot add key ${k}, another key by that name already exists`);
+    }
     out.set(k, v);
   };
   for (const spec of env.flags.list('from-file')) {
@@ -292,16 +307,68 @@ export function createSecretGeneric(env: Env): number {
   const obj: Any = { kind: 'Secret', apiVersion: 'v1', metadata: meta(env, name) };
   if (pairs.length > 0) obj.data = sortedRecord(pairs, base64);
   if (env.flags.str('type')) obj.type = env.flags.str('type');
-  return finish(env, obj);
+  // create_secret.go: `fmt.Errorf("failed to create secret %v", err)` (no colon).
+  return finish(env, obj, false, 'failed to create secret ');
+}
+
+/**
+ * `kubectl create secret docker-registry NAME --docker-username=U --docker-password=P
+ * [--docker-email=E] [--docker-server=S] | --from-file=[key=]path` (create_secret_docker.go): a
+ * `kubernetes.io/dockerconfigjson` Secret whose `.dockerconfigjson` is
+ * `{"auths":{"<server>":{"username","password","email","auth":base64(user:password)}}}`.
+ */
+export function createSecretDockerRegistry(env: Env): number {
+  const name = nameArg(env);
+  const user = env.flags.str('docker-username');
+  const password = env.flags.str('docker-password');
+  const server = env.flags.str('docker-server');
+  const files = env.flags.list('from-file');
+  if (files.length === 0 && (!user || !password || !server)) {
+    throw fail('either --from-file or the combination of --docker-username, --docker-password and --docker-server is required');
+  }
+  const obj: Any = { kind: 'Secret', apiVersion: 'v1', metadata: meta(env, name), type: 'kubernetes.io/dockerconfigjson' };
+  if (files.length > 0) {
+    obj.data = sortedRecord(sources(env, 'Secret'), base64);
+  } else {
+    // DockerConfigEntry: omitempty fields, in struct order.
+    const entry: Record<string, string> = {};
+    if (user) entry.username = user;
+    if (password) entry.password = password;
+    const email = env.flags.str('docker-email');
+    if (email) entry.email = email;
+    entry.auth = base64(`${user}:${password}`);
+    obj.data = { '.dockerconfigjson': base64(JSON.stringify({ auths: { [server]: entry } })) };
+  }
+  // create_secret_docker.go: `fmt.Errorf("failed to create secret %v", err)`.
+  return finish(env, obj, false, 'failed to create secret ');
 }
 
 /** `kubectl create configmap NAME [--from-literal=k=v] [--from-file=[k=]path]`. */
 export function createConfigMap(env: Env): number {
   const name = nameArg(env);
-  const pairs = sources(env, 'ConfigMap');
+  const pairs = sources(env, 'ConfigMap', name);
   const obj: Any = { kind: 'ConfigMap', apiVersion: 'v1', metadata: meta(env, name) };
   if (pairs.length > 0) obj.data = sortedRecord(pairs, (v) => v);
-  return finish(env, obj);
+  return finish(env, obj, false, 'failed to create configmap: ');
+}
+
+/** k8s.io/utils/net `ParsePort(port, true)`: Go `strconv.ParseUint(port, 10, 16)`, with its errors. */
+function parsePort(p: string): number {
+  if (!/^\d+$/.test(p)) throw fail(`strconv.ParseUint: parsing ${JSON.stringify(p)}: invalid syntax`);
+  if (Number(p) > 65535) throw fail(`strconv.ParseUint: parsing ${JSON.stringify(p)}: value out of range`);
+  return Number(p);
+}
+
+/** create_service.go `parsePorts`: a target port is a number 1-65535 (Go `strconv.Atoi`), else a port name. */
+function parseTargetPort(t: string): number | string {
+  if (/^[+-]?\d+$/.test(t)) {
+    const n = Number(t);
+    if (n < 1 || n > 65535) throw fail('must be between 1 and 65535, inclusive');
+    return n;
+  }
+  const errs = portNameErrors(t);
+  if (errs.length > 0) throw fail(errs.join(','));
+  return t;
 }
 
 /** `kubectl create service clusterip|nodeport NAME --tcp=port[:targetPort]`. */
@@ -314,9 +381,8 @@ export function createService(env: Env, type: 'ClusterIP' | 'NodePort' | 'LoadBa
   const ports: Any[] = [];
   for (const spec of tcp) {
     const [p, t] = spec.split(':');
-    const port = Number(p);
-    if (!/^\d+$/.test(p)) throw fail(`strconv.Atoi: parsing "${p}": invalid syntax`);
-    const target = t === undefined ? port : /^\d+$/.test(t) ? Number(t) : t;
+    const port = parsePort(p);
+    const target = t === undefined ? port : parseTargetPort(t);
     const sp: Any = { name: t === undefined ? p : `${p}-${t}`, protocol: 'TCP', port, targetPort: target };
     if (type === 'NodePort' && env.flags.int('node-port') > 0) sp.nodePort = env.flags.int('node-port');
     ports.push(sp);
@@ -328,7 +394,7 @@ export function createService(env: Env, type: 'ClusterIP' | 'NodePort' | 'LoadBa
   if (clusterIP) spec.clusterIP = clusterIP;
   spec.type = type;
   if (type === 'ExternalName') spec.externalName = env.flags.str('external-name');
-  return finish(env, { kind: 'Service', apiVersion: 'v1', metadata: meta(env, name, { labels }), spec, status: { loadBalancer: {} } });
+  return finish(env, { kind: 'Service', apiVersion: 'v1', metadata: meta(env, name, { labels }), spec, status: { loadBalancer: {} } }, false, `failed to create ${type} service: `);
 }
 
 /** `kubectl create job NAME --image=IMAGE [-- COMMAND]` or `--from=cronjob/NAME`. */
@@ -336,8 +402,8 @@ export function createJob(env: Env): number {
   const name = nameArg(env);
   const image = env.flags.str('image');
   const from = env.flags.str('from');
-  if (!image && !from) throw fail('either --image or --from must be specified');
-  if (image && from) throw fail('--image and --from are mutually exclusive');
+  // create_job.go Validate: one message for neither and for both.
+  if (!image === !from) throw fail('either --image or --from must be specified');
   if (from) {
     const [kind, cjName] = from.split('/');
     const t = env.api.registry.resolve(kind ?? '');
@@ -350,7 +416,7 @@ export function createJob(env: Env): number {
     if (jt.metadata?.labels) m.labels = jt.metadata.labels;
     m.annotations = annotations;
     m.ownerReferences = [{ apiVersion: 'batch/v1', kind: 'CronJob', name: cj.metadata.name, uid: cj.metadata.uid, controller: true }];
-    return finish(env, { kind: 'Job', apiVersion: 'batch/v1', metadata: m, spec: jt.spec ?? {}, status: {} });
+    return finish(env, { kind: 'Job', apiVersion: 'batch/v1', metadata: m, spec: jt.spec ?? {}, status: {} }, false, 'failed to create job: ');
   }
   const command = commandArgs(env);
   const c: Any = { name, image };
@@ -362,5 +428,5 @@ export function createJob(env: Env): number {
     metadata: meta(env, name),
     spec: { template: { metadata: { creationTimestamp: null }, spec: { containers: [c], restartPolicy: 'Never' } } },
     status: {},
-  });
+  }, false, 'failed to create job: ');
 }

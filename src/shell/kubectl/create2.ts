@@ -13,6 +13,7 @@
  * create_priorityclass.go and create_token.go. Objects keep Go's struct field order, which
  * `-o json` shows; `-o yaml` sorts keys.
  */
+import { isValidQuantity } from '../../engine/api/quantity';
 import { ApiError } from '../../engine/api/errors';
 import { formatRfc3339 } from '../../engine/clock';
 import { CmdError, fail, requiredFlagError, type Env } from './env';
@@ -43,7 +44,7 @@ export function createCronJob(env: Env): number {
       jobTemplate: { metadata: jtMeta, spec: { template: { metadata: { creationTimestamp: null }, spec: { containers: [c], restartPolicy: restart } } } },
     },
     status: {},
-  });
+  }, false, 'failed to create cronjob: ');
 }
 
 /** create_ingress.go `ruleRegex`. */
@@ -296,6 +297,10 @@ export function createQuota(env: Env): number {
       if (i < 0) throw fail(`Invalid argument syntax ${kv}, expected <resource>=<value>`);
       h[kv.slice(0, i)] = kv.slice(i + 1);
     }
+    // create_quota.go parses each value with resource.ParseQuantity (ErrFormatWrong).
+    if (Object.values(h).some((v) => !isValidQuantity(v))) {
+      throw fail("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    }
     spec.hard = Object.fromEntries(Object.entries(h).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)));
   }
   const scopes = env.flags.str('scopes');
@@ -353,7 +358,7 @@ export function createPdb(env: Env): number {
 /** `kubectl create serviceaccount NAME`. */
 export function createServiceAccount(env: Env): number {
   const name = nameArg(env);
-  return finish(env, { kind: 'ServiceAccount', apiVersion: 'v1', metadata: meta(env, name) });
+  return finish(env, { kind: 'ServiceAccount', apiVersion: 'v1', metadata: meta(env, name) }, false, 'failed to create serviceaccount: ');
 }
 
 /** `kubectl create priorityclass NAME --value=VALUE [--global-default] [--description=D] [--preemption-policy=P]`. */

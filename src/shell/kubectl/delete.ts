@@ -83,7 +83,11 @@ export function deleteCmd(env: Env): number | Pending {
   else if (grace > 0 && force) throw fail('--force and --grace-period greater than 0 cannot be specified together');
 
   const manifests = readManifestFlags(env);
-  if (!manifests && env.flags.args.length === 0) throw new CmdError(NO_RESOURCES);
+  if (!manifests && env.flags.args.length === 0) {
+    // The resource builder: a selector (or --all) needs a resource type to select from.
+    if (all || selector || fieldSelector) throw fail('at least one resource must be specified to use a selector');
+    throw new CmdError(NO_RESOURCES);
+  }
   discover(env, 5);
   const allNs = env.flags.bool('all-namespaces');
   const hasSelector = all || selector !== '' || fieldSelector !== '';

@@ -11,6 +11,7 @@
  * are plain deletions here (no PodDisruptionBudgets); drain then waits, as a Pending, until every
  * evicted pod is gone.
  */
+import { parseLabelSelector } from '../../engine/api/labels';
 import type { Pending } from '../types';
 import type { KubeObject } from '../../engine/api/types';
 import { ApiError } from '../../engine/api/errors';
@@ -135,6 +136,15 @@ function grouped(verdicts: Verdict[], reason: 'Error' | 'Warning'): [string, str
 
 /** `kubectl drain NODE`: cordon, refuse or evict, then wait until the evicted pods are gone. */
 export function drain(env: Env): number | Pending {
+  // drain.go Complete: the pod selector is parsed before anything is asked of the server.
+  const podSelector = env.flags.str('pod-selector');
+  if (podSelector) {
+    try {
+      parseLabelSelector(podSelector);
+    } catch {
+      throw fail('--pod-selector=<pod_selector> must be a valid label selector');
+    }
+  }
   const dryRun = dryRunMode(env);
   const nodes = nodesFor(env, 'drain');
   const node = nodes[0];

@@ -9,7 +9,7 @@ import { parseResourceArgs } from './builder';
 /** `kubectl edit TYPE NAME | TYPE/NAME`. */
 export function edit(env: Env): number {
   if (env.flags.args.length === 0 && env.flags.list('filename').length === 0) {
-    throw fail('You must provide one or more resources by argument or filename.');
+    throw fail("You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
   }
   discover(env, 4);
   const sel = parseResourceArgs(env, env.flags.args, { allowEmptySelector: false, hasSelector: env.flags.str('selector') !== '' });

@@ -203,9 +203,8 @@ function fieldsBlock(fields: Record<string, Doc>): string {
 export function explain(env: Env): number {
   const args = env.flags.args;
   if (args.length === 0) {
-    throw new CmdError(
-      "You must specify the type of resource to explain. Use \"kubectl api-resources\" for a complete list of supported resources.\n\nerror: Required resource not specified.\nSee 'kubectl explain -h' for help and examples",
-    );
+    // explain.go (v1.27+): one plain error line.
+    throw new CmdError('error: You must specify the type of resource to explain. Use "kubectl api-resources" for a complete list of supported resources.');
   }
   if (args.length > 1) throw fail(`We accept only this format: explain RESOURCE`);
   discover(env, 2);

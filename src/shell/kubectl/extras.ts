@@ -21,6 +21,8 @@ import { parseResourceArgs } from './builder';
 import { ResultPrinter, checkOutputFormat } from './output';
 import { dryRunMode, dryRunSuffix } from './apply';
 import { goJsonTyped } from './create';
+import { applyOverrides } from './overrides';
+import { isImageReference } from '../../engine/node/registry';
 import { serverWait } from './server-wait';
 import { toPending } from '../shell';
 import type { Pending } from '../types';
@@ -60,9 +62,10 @@ function metaFor(env: Env, name: string, labels: Record<string, string>): Any {
 function parseLabelList(s: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of s.split(',')) {
-    const eq = part.indexOf('=');
-    if (eq <= 0) throw fail(`invalid label spec: ${part}`);
-    out[part.slice(0, eq)] = part.slice(eq + 1);
+    const kv = part.split('=');
+    if (kv.length !== 2) throw fail(`unexpected label spec: ${part}`);
+    if (kv[0] === '') throw fail('unexpected empty label key');
+    out[kv[0]] = kv[1];
   }
   return out;
 }
@@ -76,12 +79,21 @@ export function run(env: Env): number | Pending {
   const after = env.flags.argsLenAtDash >= 0 ? env.flags.args.slice(env.flags.argsLenAtDash) : env.flags.args.slice(1);
   if (!env.flags.changed('image')) throw requiredFlagError(env, 'image');
   if (before.length === 0) throw usageError(env, 'NAME is required for run');
+  // run.go's own checks of the attach flags come first.
+  if (env.flags.bool('tty') && !env.flags.bool('stdin')) throw usageError(env, '-i/--stdin is required for containers with -t/--tty=true');
+  const attach = env.flags.changed('attach') ? env.flags.bool('attach') : env.flags.bool('stdin');
+  if (!attach && env.flags.bool('rm')) throw usageError(env, '--rm should only be used for attached containers');
+  if (attach && dryRunMode(env) !== 'none') throw usageError(env, "--dry-run=[server|client] can't be used with attached containers options (--attach, --stdin, or --tty)");
   if (env.flags.bool('stdin') || env.flags.bool('tty') || env.flags.bool('attach') || env.flags.bool('rm')) {
     throw fail('interactive kubectl run (-i, -t, --attach, --rm) is not available in this playground');
   }
   const name = before[0];
+  // run.go Run: the image must match distribution/reference's ReferenceRegexp.
+  if (!isImageReference(env.flags.str('image'))) throw fail(`Invalid image name ${JSON.stringify(env.flags.str('image'))}: invalid reference format`);
+  const pullPolicy = env.flags.str('image-pull-policy');
+  if (pullPolicy && !['Always', 'IfNotPresent', 'Never'].includes(pullPolicy)) throw usageError(env, `invalid image pull policy: ${pullPolicy}`);
   const restart = env.flags.str('restart') || 'Always';
-  if (!['Always', 'OnFailure', 'Never'].includes(restart)) throw fail(`invalid restart policy: ${restart}`);
+  if (!['Always', 'OnFailure', 'Never'].includes(restart)) throw usageError(env, `invalid restart policy: ${restart}`);
   const labels = env.flags.str('labels') ? parseLabelList(env.flags.str('labels')) : { run: name };
   const c: Any = { name, image: env.flags.str('image') };
   if (after.length > 0) {
@@ -102,7 +114,8 @@ export function run(env: Env): number | Pending {
   c.resources = {};
   if (env.flags.str('image-pull-policy')) c.imagePullPolicy = env.flags.str('image-pull-policy');
   const pod = { kind: 'Pod', apiVersion: 'v1', metadata: metaFor(env, name, labels), spec: { containers: [c], restartPolicy: restart, dnsPolicy: 'ClusterFirst' }, status: {} };
-  return toPending(serverWait(env, () => emit(env, pod, 'created')));
+  const sent = applyOverrides(env, pod);
+  return toPending(serverWait(env, () => emit(env, sent, 'created')));
 }
 
 /** The container port a pod template exposes, for `expose` without `--port`. */
@@ -115,7 +128,8 @@ function introspectPorts(spec: Any): number[] {
 /** `kubectl expose (TYPE NAME | TYPE/NAME) [--port=N] [--target-port=N] [--name=...] [--type=...]`. */
 export function expose(env: Env): number {
   if (env.flags.args.length === 0) {
-    throw usageError(env, 'You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   \'-f rsrc.yaml\'\n   \'--filename=rsrc.json\'\n   \'<resource> <name>\'\n   \'<resource>\'');
+    // expose.go returns the builder's error as it is (no usage hint).
+    throw fail('You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   \'-f rsrc.yaml\'\n   \'--filename=rsrc.json\'\n   \'<resource> <name>\'\n   \'<resource>\'');
   }
   discover(env, 4);
   const sel = parseResourceArgs(env, env.flags.args, { allowEmptySelector: false });
@@ -168,7 +182,7 @@ export function expose(env: Env): number {
   const name = env.flags.str('name') || obj.metadata.name;
   const labels = env.flags.str('labels') ? parseLabelList(env.flags.str('labels')) : (obj.metadata.labels ?? {});
   const svc = { kind: 'Service', apiVersion: 'v1', metadata: metaFor(env, name, labels), spec, status: { loadBalancer: {} } };
-  return emit(env, svc, 'exposed');
+  return emit(env, applyOverrides(env, svc), 'exposed');
 }
 
 /** `kubectl patch (TYPE NAME | TYPE/NAME) -p PATCH [--type strategic|merge|json]`. */
@@ -230,8 +244,11 @@ export function taint(env: Env): number {
   const args = env.flags.args;
   const specs = args.filter((a) => a.includes(':') || a.endsWith('-') || a.includes('='));
   const resources = args.filter((a) => !specs.includes(a));
-  if (specs.length === 0) throw usageError(env, 'at least one taint update is required');
-  if (resources.length === 0 && !env.flags.bool('all') && !env.flags.str('selector')) throw usageError(env, 'at least one resource name must be specified since \'all\' parameter is not set');
+  // taint.go Complete/validateFlags: plain fmt.Errorf, no usage hint.
+  if (args.length === 0) throw fail('one or more resources must be specified as <resource> <name>');
+  if (specs.length === 0) throw fail('at least one taint update is required');
+  // validateFlags counts the resource type among the resources: `taint nodes k=v:E` names no node.
+  if ((resources.length === 0 || (resources.length === 1 && !resources[0].includes('/'))) && !env.flags.bool('all') && !env.flags.str('selector')) throw fail('at least one resource name must be specified since \'all\' parameter is not set');
   const toAdd: Any[] = [];
   const toRemove: Any[] = [];
   for (const s of specs) {

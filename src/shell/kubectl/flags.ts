@@ -88,20 +88,37 @@ const DURATION_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3
  * for a malformed value (pflag then reports `time: invalid duration "x"`).
  */
 export function parseGoDuration(s: string): number | undefined {
-  let rest = s;
+  const r = parseGoDurationOrError(s);
+  return typeof r === 'number' ? r : undefined;
+}
+
+/**
+ * Go's `time.ParseDuration` (src/time/format.go), in milliseconds, or its error text:
+ * `time: invalid duration "x"`, `time: missing unit in duration "5"`,
+ * `time: unknown unit "x" in duration "5x"`.
+ */
+export function parseGoDurationOrError(orig: string): number | string {
+  let rest = orig;
   let sign = 1;
   if (rest.startsWith('-') || rest.startsWith('+')) {
     if (rest[0] === '-') sign = -1;
     rest = rest.slice(1);
   }
   if (rest === '0') return 0;
-  if (rest === '') return undefined;
+  const invalid = `time: invalid duration ${goQ(orig)}`;
+  if (rest === '') return invalid;
   let total = 0;
   while (rest !== '') {
-    const m = /^(\d*\.?\d*)(ns|us|µs|ms|s|m|h)/.exec(rest);
-    if (!m || m[1] === '' || m[1] === '.') return undefined;
-    total += Number(m[1]) * DURATION_UNITS[m[2]];
-    rest = rest.slice(m[0].length);
+    const num = /^(\d*)(\.\d*)?/.exec(rest)!;
+    const [whole, intPart, frac] = num;
+    if (whole === '' || (intPart === '' && (frac === undefined || frac === '.'))) return invalid;
+    rest = rest.slice(whole.length);
+    const unit = /^[^.0-9]*/.exec(rest)![0];
+    if (unit === '') return `time: missing unit in duration ${goQ(orig)}`;
+    const ms = DURATION_UNITS[unit === 'μs' ? 'µs' : unit];
+    if (ms === undefined) return `time: unknown unit ${goQ(unit)} in duration ${goQ(orig)}`;
+    total += Number(`${intPart || '0'}${frac && frac !== '.' ? frac : ''}`) * ms;
+    rest = rest.slice(unit.length);
   }
   return sign * total;
 }
@@ -203,8 +220,8 @@ export class FlagSet {
           break;
         }
         case 'duration': {
-          const d = parseGoDuration(raw);
-          if (d === undefined) throw fail(`time: invalid duration ${goQ(raw)}`);
+          const d = parseGoDurationOrError(raw);
+          if (typeof d === 'string') throw fail(d);
           v = d;
           break;
         }

@@ -16,7 +16,8 @@ import { CmdError, errorText, type Env, type KubectlOptions, type KubectlState, 
 import { get } from './get';
 import { describe } from './describe';
 import { apply } from './apply';
-import { create, createConfigMap, createDeployment, createJob, createNamespace, createSecretGeneric, createService } from './create';
+import { replace } from './replace';
+import { create, createConfigMap, createDeployment, createJob, createNamespace, createSecretDockerRegistry, createSecretGeneric, createService } from './create';
 import { deleteCmd } from './delete';
 import { scale } from './scale';
 import { rolloutHistory, rolloutPause, rolloutRestart, rolloutResume, rolloutStatus, rolloutUndo } from './rollout';
@@ -47,6 +48,8 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'create deployment': createDeployment,
   'create namespace': createNamespace,
   'create secret generic': createSecretGeneric,
+  'create secret docker-registry': createSecretDockerRegistry,
+  replace,
   'create configmap': createConfigMap,
   'create service clusterip': (env) => createService(env, 'ClusterIP'),
   'create service nodeport': (env) => createService(env, 'NodePort'),
@@ -251,9 +254,15 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
         }
         throw e;
       }
-      if (next === undefined || parsed.help) {
+      if (parsed.help) {
         out(COMMANDS[path]?.help ?? '');
         return 0;
+      }
+      if (next === undefined) {
+        // cmdutil.DefaultSubCommandRun(streams.ErrOut): help on stderr, exit 1; rollout's own Run
+        // prints it on stdout, and exits 1 all the same.
+        (path === 'rollout' ? out : err)(COMMANDS[path]?.help ?? '');
+        return 1;
       }
       err(`error: unknown command "${next}"\nSee 'kubectl ${path} -h' for help and examples\n`);
       return 1;
@@ -307,8 +316,37 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
   };
 }
 
-/** `kubectl top pod|node`: no metrics-server in kind (flags are not checked). */
+/** `kubectl top`'s help (top.go), printed on stderr when it is called without a subcommand. */
+const TOP_HELP =
+  'Display resource (CPU/memory) usage.\n\n The top command allows you to see the resource consumption for nodes or pods.\n\n This command requires Metrics Server to be correctly configured and working on the server.\n\nAvailable Commands:\n  node          Display resource (CPU/memory) usage of nodes\n  pod           Display resource (CPU/memory) usage of pods\n\nUsage:\n  kubectl top [flags] [options]\n\nUse "kubectl top <command> --help" for more information about a given command.\nUse "kubectl options" for a list of global command-line options (applies to all commands).\n';
+
+/** The subcommands of `kubectl top` and their aliases. */
+const TOP_SUBCOMMANDS = new Set(['node', 'nodes', 'no', 'pod', 'pods', 'po']);
+
+/**
+ * `kubectl top pod|node`: no metrics-server in kind. The subcommand and `--sort-by` are checked
+ * first, as top_pod.go / top_node.go `Validate` do; other flags are not modelled.
+ */
 function runTop(io: CommandIO, ctx: ShellContext, options: Env['options'], state: KubectlState, rest: string[]): number {
+  const sub = rest.find((a, i) => !a.startsWith('-') && !/^(-n|--namespace|--sort-by|-l|--selector)$/.test(rest[i - 1] ?? ''));
+  if (sub === undefined) {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.stdout(TOP_HELP);
+      return 0;
+    }
+    io.stderr(TOP_HELP);
+    return 1;
+  }
+  if (!TOP_SUBCOMMANDS.has(sub)) {
+    io.stderr(`error: unknown command "${sub}"\nSee 'kubectl top -h' for help and examples\n`);
+    return 1;
+  }
+  const sortAt = rest.findIndex((a) => a === '--sort-by' || a.startsWith('--sort-by='));
+  const sortBy = sortAt < 0 ? '' : rest[sortAt].startsWith('--sort-by=') ? rest[sortAt].slice('--sort-by='.length) : (rest[sortAt + 1] ?? '');
+  if (sortBy !== '' && sortBy !== 'cpu' && sortBy !== 'memory') {
+    io.stderr('error: --sort-by accepts only cpu or memory\n');
+    return 1;
+  }
   const fs = new FlagSet([]);
   let ns = state.namespace;
   try {

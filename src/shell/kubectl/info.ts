@@ -14,6 +14,7 @@ import { toYaml } from '../../engine/api/yaml';
 import { PrintError, printObjects, tabwrite } from '../printers';
 import type { KubeObject } from '../../engine/api/types';
 import { CmdError, discover, discoveryErrorLines, fail, type Env } from './env';
+import { COMMANDS } from './helpdata';
 
 /** kubectl's embedded kustomize (v5.7.x since kubectl 1.34). */
 export const KUSTOMIZE_VERSION = 'v5.7.1';
@@ -190,20 +191,27 @@ export function configCurrentContext(env: Env): number {
 export function configGetContexts(env: Env): number {
   const n = env.options.contextName;
   const names = env.flags.args;
-  if (names.length && !names.includes(n)) throw fail(`context ${names.find((x) => x !== n)} not found`);
-  if (env.flags.str('output') === 'name') {
-    env.out(`${n}\n`);
-    return 0;
-  }
+  // get_contexts.go: the known names are printed (after the header), each unknown one is an error.
+  const missing = names.filter((x) => x !== n);
+  const show = names.length === 0 || names.includes(n);
+  const nameOnly = env.flags.str('output') === 'name';
   const lines = [];
-  if (!env.flags.bool('no-headers')) lines.push('CURRENT\tNAME\tCLUSTER\tAUTHINFO\tNAMESPACE');
-  lines.push(`*\t${n}\t${n}\t${n}\t${env.state.namespace === 'default' ? '' : env.state.namespace}`);
-  env.out(tabwrite(lines.join('\n') + '\n'));
+  if (!nameOnly && !env.flags.bool('no-headers')) lines.push('CURRENT\tNAME\tCLUSTER\tAUTHINFO\tNAMESPACE');
+  if (show) lines.push(nameOnly ? n : `*\t${n}\t${n}\t${n}\t${env.state.namespace === 'default' ? '' : env.state.namespace}`);
+  if (lines.length) env.out(nameOnly ? lines.join('\n') + '\n' : tabwrite(lines.join('\n') + '\n'));
+  if (missing.length === 1) throw fail(`context ${missing[0]} not found`);
+  // An aggregate of several errors prints one per line, without the `error: ` prefix.
+  if (missing.length > 1) throw new CmdError(missing.map((x) => `context ${x} not found`).join('\n'));
   return 0;
 }
 
 /** `kubectl config use-context NAME` (only kind's context exists). */
 export function configUseContext(env: Env): number {
+  // use_context.go complete: anything but one argument prints the help, then the error.
+  if (env.flags.args.length !== 1) {
+    env.out(COMMANDS['config use-context']?.help ?? '');
+    throw fail(`Unexpected args: [${env.flags.args.join(' ')}]`);
+  }
   const name = env.flags.args[0];
   if (!name) throw fail('empty context names are not allowed');
   if (name !== env.options.contextName) throw fail(`no context exists with the name: "${name}"`);

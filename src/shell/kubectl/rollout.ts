@@ -109,6 +109,8 @@ export function rolloutStatusLine(obj: Any, revision = 0): { text: string; done:
 
 /** `kubectl rollout status`: a Pending that prints a line per change until the rollout finishes. */
 export function rolloutStatus(env: Env): number | Pending {
+  // status.go Validate.
+  if (env.flags.int('revision') < 0) throw fail(`revision must be a positive integer: ${env.flags.int('revision')}`);
   const ts = targets(env);
   if (ts.length !== 1) throw fail(`rollout status is only supported on individual resources and resource collections, but ${ts.length} resources were found`);
   const { type, obj } = ts[0];

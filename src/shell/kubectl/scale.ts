@@ -32,7 +32,10 @@ export function scale(env: Env): number {
   checkOutputFormat(output);
   const dryRun = dryRunMode(env);
   const manifests = readManifestFlags(env);
-  if (!manifests && env.flags.args.length === 0) throw fail('required resource not specified');
+  if (!manifests && env.flags.args.length === 0) {
+    // scale.go hands the empty argument list to the resource builder, whose error this is.
+    throw fail("You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
+  }
   discover(env, 5);
   const all = env.flags.bool('all');
   const selector = env.flags.str('selector');

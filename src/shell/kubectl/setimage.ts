@@ -55,7 +55,8 @@ export function setImage(env: Env): number {
   const resources = env.flags.args.filter((a) => !a.includes('='));
   const manifests = readManifestFlags(env);
   if (!manifests && resources.length === 0 && !env.flags.bool('all') && !env.flags.str('selector')) {
-    throw fail('one or more resources must be specified as <resource> <name> or <resource>/<name>');
+    // set_image.go: the resource builder's error, as `kubectl set image` (v1.32) prints it.
+    throw fail("You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
   }
   if (pairs.length === 0) throw fail('at least one image update is required');
   const images = new Map<string, string>();

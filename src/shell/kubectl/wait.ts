@@ -83,7 +83,10 @@ export function wait(env: Env): number | Pending {
   const manifests = readManifestFlags(env);
   const selector = env.flags.str('selector');
   const all = env.flags.bool('all');
-  if (!manifests && env.flags.args.length === 0) throw fail('resource(s) were provided, but no name was specified');
+  if (!manifests && env.flags.args.length === 0) {
+    // The resource builder's error for an empty argument list.
+    throw fail("You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
+  }
   discover(env, 4);
   const allNs = env.flags.bool('all-namespaces');
   const targets: Target[] = [];
