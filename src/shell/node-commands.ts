@@ -7,7 +7,7 @@
  *   trace); `journalctl [-f]` reads the node's journal; `ps aux`/`ps -ef` its process table;
  * - `ls`, `cp`, `rm`, `mkdir`, `touch`, `find`, `hostname` work on the node's disk (`cat`, `grep`,
  *   `head`, ... are the shell's filters over the same files; redirections write there too);
- * - `crictl ps|pods|images|version` asks the node's containerd.
+ * - `crictl ps|pods|images|logs|version` asks the node's containerd.
  *
  * Relative paths resolve against `$PWD` (`/` when entering, changed by `cd`).
  */
@@ -96,7 +96,7 @@ const NODE_HELP: Record<string, string> = {
   pgrep: 'pgrep [-f] [-x] [-l] [-a] NAME  PIDs of matching processes',
   pkill: 'pkill [-9|-SIG] [-f] NAME       signal matching processes (default TERM)',
   kill: 'kill [-9|-15|-s SIG] PID...     signal a process',
-  crictl: 'crictl ps [-a] | pods | images | version   containers as containerd sees them',
+  crictl: 'crictl ps [-a] | pods | images | logs ID | version   containers as containerd sees them',
   ls: 'ls [-l] [-a] [PATH]...          list files',
   cp: 'cp [-r] SRC DST                 copy files',
   mv: 'mv SRC DST                      move or rename (e.g. a static pod manifest)',
@@ -625,7 +625,12 @@ function psShort(node: ClusterNodeAccess, every: boolean): string {
   return lines.join('\n') + '\n';
 }
 
-/** `crictl ps [-a] [-q] [--name RE]`, `crictl pods [-q] [--name RE]`, `crictl images [-q]`, `crictl version`. */
+/**
+ * `crictl ps [-a] [-q] [--name RE]`, `crictl pods [-q] [--name RE]`, `crictl images [-q]`,
+ * `crictl logs [-t] [--tail N] CONTAINER-ID` (cri-tools cmd/crictl/logs.go: ContainerStatus, then
+ * the log file read as the kubelet reads it, stdout lines to stdout and stderr lines to stderr),
+ * `crictl version`.
+ */
 function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): number {
   const rt = node.containerd;
   const clock = node.machine.clock;
@@ -642,9 +647,18 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
   let quiet = false;
   let all = false;
   let nameRe: RegExp | undefined;
+  let timestamps = false;
+  let tail = -1;
+  const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '-q' || a === '--quiet') quiet = true;
+    if (sub === 'logs' && (a === '-t' || a === '--timestamps')) timestamps = true;
+    else if (sub === 'logs' && (a === '--tail' || a.startsWith('--tail='))) {
+      const v = a === '--tail' ? args[++i] : a.slice('--tail='.length);
+      if (v === undefined || !/^-?\d+$/.test(v)) return fatal(`invalid value "${v ?? ''}" for flag -tail: parse error`);
+      tail = Number(v);
+    } else if (!a.startsWith('-')) positional.push(a);
+    else if (a === '-q' || a === '--quiet') quiet = true;
     else if (a === '-a' || a === '--all') all = true;
     else if (a === '--name') nameRe = new RegExp(args[++i] ?? '');
     else if (a.startsWith('--name=')) nameRe = new RegExp(a.slice(7));
@@ -681,19 +695,33 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
         io.stdout(crictlTable([['IMAGE', 'TAG', 'IMAGE ID', 'SIZE'], ...rt.crictlImages().map((r) => [r.image, r.tag, r.imageId, r.size])]));
         return 0;
       }
+      case 'logs': {
+        const id = positional[0];
+        if (!id) return fatal('ID cannot be empty');
+        // ContainerStatus first (a CRI call: NotFound, Unavailable), then the file.
+        rt.containerStatus(id);
+        for (const l of rt.containerLogs(id, { format: 'cri', ...(tail >= 0 ? { tailLines: tail } : {}) })) {
+          const m = /^(\S+) (stdout|stderr) [FP] (.*)$/s.exec(l);
+          if (!m) continue;
+          const text = (timestamps ? `${m[1]} ` : '') + m[3] + '\n';
+          if (m[2] === 'stderr') io.stderr(text);
+          else io.stdout(text);
+        }
+        return 0;
+      }
       case 'version': {
         const v = rt.version();
         io.stdout(`Version:  ${v.version}\nRuntimeName:  ${v.runtimeName}\nRuntimeVersion:  ${v.runtimeVersion}\nRuntimeApiVersion:  ${v.runtimeApiVersion}\n`);
         return 0;
       }
       case undefined:
-        io.stdout('NAME:\n   crictl - client for CRI\n\nUSAGE:\n   crictl [global options] command [command options]\n\nCOMMANDS (in the playground):\n   images   List images\n   pods     List pods\n   ps       List containers\n   version  Display runtime version information\n');
+        io.stdout('NAME:\n   crictl - client for CRI\n\nUSAGE:\n   crictl [global options] command [command options]\n\nCOMMANDS (in the playground):\n   images   List images\n   logs     Fetch the logs of a container\n   pods     List pods\n   ps       List containers\n   version  Display runtime version information\n');
         return 0;
       default:
-        return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, version)`);
+        return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, logs, version)`);
     }
   } catch (e) {
-    if (e instanceof CriError) return unavailable(e);
+    if (e instanceof CriError) return e.code === 'Unavailable' ? unavailable(e) : fatal(e.message);
     throw e;
   }
 }

@@ -226,7 +226,9 @@ function defaultPod(pod: KubeObject): void {
       for (const c of list) for (const p of (isObj(c) && Array.isArray(c.ports) ? c.ports : [])) if (isObj(p) && !p.hostPort) p.hostPort = p.containerPort;
     }
   }
-  const mirror = !!pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION];
+  // Presence, not value, as the plugin's `_, isMirrorPod := pod.Annotations[...]` (the kubelet's
+  // own decoding of a static pod marks it with an empty value).
+  const mirror = pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined;
   if (!mirror && !spec.serviceAccountName) {
     spec.serviceAccountName = 'default';
     spec.serviceAccount = 'default';
@@ -280,7 +282,7 @@ export function addDefaultTolerations(pod: KubeObject): void {
 export function addServiceAccountVolume(pod: KubeObject, rng: Rng, serviceAccount?: { automountServiceAccountToken?: boolean }): void {
   const spec = pod.spec;
   if (!isObj(spec)) return;
-  if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION]) return;
+  if (pod.metadata?.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return;
   if (!spec.serviceAccountName) {
     spec.serviceAccountName = 'default';
     spec.serviceAccount = 'default';
@@ -724,5 +726,27 @@ export function applyDefaults(obj: KubeObject, ctx: DefaultingContext): void {
     case 'NetworkPolicy':
       defaultNetworkPolicy(obj);
       return;
+    case 'LimitRange':
+      defaultLimitRange(obj);
+      return;
+  }
+}
+
+/**
+ * SetDefaults_LimitRangeItem (pkg/apis/core/v1/defaults.go), for `type: Container` items only:
+ * a missing `default` takes `max`, a missing `defaultRequest` takes `default`, then `min`.
+ */
+function defaultLimitRange(o: KubeObject): void {
+  const limits = isObj(o.spec) && Array.isArray(o.spec.limits) ? (o.spec.limits as unknown[]) : [];
+  for (const item of limits) {
+    if (!isObj(item) || item.type !== 'Container') continue;
+    const def: Obj = isObj(item.default) ? item.default : {};
+    const req: Obj = isObj(item.defaultRequest) ? item.defaultRequest : {};
+    for (const [k, v] of Object.entries(isObj(item.max) ? item.max : {})) if (def[k] === undefined) def[k] = v;
+    for (const [k, v] of Object.entries(def)) if (req[k] === undefined) req[k] = v;
+    for (const [k, v] of Object.entries(isObj(item.min) ? item.min : {})) if (req[k] === undefined) req[k] = v;
+    // ResourceList fields are `omitempty`: an empty map is not stored (no `default: {}`).
+    if (Object.keys(def).length > 0) item.default = def;
+    if (Object.keys(req).length > 0) item.defaultRequest = req;
   }
 }

@@ -1,8 +1,10 @@
 /**
  * `kubectl describe`: the per-kind describers (Pod, Deployment, ReplicaSet, Node, Service,
  * StatefulSet, DaemonSet, Job, CronJob, Namespace, ConfigMap, Secret, ServiceAccount,
- * EndpointSlice, PersistentVolumeClaim) and the generic one for every other kind, each ending
- * with the Events table.
+ * EndpointSlice, PersistentVolumeClaim, Endpoints, PersistentVolume, StorageClass, Ingress,
+ * IngressClass, LimitRange, Role/ClusterRole, RoleBinding/ClusterRoleBinding) and the generic
+ * one for every other kind, most ending with the Events table (the RBAC and LimitRange
+ * describers have none, as in kubectl).
  *
  * Mirrors staging/src/k8s.io/kubectl/pkg/describe/describe.go line by line (the `PrefixWriter`
  * levels of two spaces, `tabbedString` = text/tabwriter minwidth 0, padding 2, the
@@ -904,9 +906,43 @@ function describeCronJob(env: Env, cj: Any, c: Clock): string {
   });
 }
 
-function describeNamespace(_env: Env, ns: Any): string {
+/**
+ * describe.go `describeLimitRangeSpec`: one row per (item, resource) with `-` for what is unset.
+ * Go ranges over a map here (the row order within an item varies between runs of the real
+ * kubectl); rows come in resource-name order.
+ */
+function describeLimitRangeSpec(w: PrefixWriter, spec: Any, prefix: string): void {
+  for (const item of (spec?.limits ?? []) as Any[]) {
+    const fields = [item.min, item.max, item.defaultRequest, item.default, item.maxLimitRequestRatio] as (Record<string, string> | undefined)[];
+    const names = [...new Set(fields.flatMap((f) => Object.keys(f ?? {})))].sort();
+    for (const k of names) {
+      const v = (f: Record<string, string> | undefined) => (f && f[k] !== undefined ? quantityString(f[k]) : '-');
+      w.write(L0, `${prefix}${item.type ?? ''}\t${k}\t${v(item.min)}\t${v(item.max)}\t${v(item.defaultRequest)}\t${v(item.default)}\t${v(item.maxLimitRequestRatio)}\n`);
+    }
+  }
+}
+
+/** describe.go `describeLimitRange`. */
+function describeLimitRange(lr: Any): string {
   return tabbed((w) => {
-    w.write(L0, `Name:\t${ns.metadata.name}\n`);
+    w.write(L0, `Name:\t${lr.metadata.name}\n`);
+    w.write(L0, `Namespace:\t${lr.metadata.namespace}\n`);
+    w.write(L0, 'Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n');
+    w.write(L0, '----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n');
+    describeLimitRangeSpec(w, lr.spec, '');
+  });
+}
+
+/**
+ * describe.go `describeNamespace` with `DescribeResourceQuotas` (quotas by name, each with its
+ * Resource / Used / Hard table) and `DescribeLimitRanges` (one merged table).
+ */
+function describeNamespace(env: Env, ns: Any): string {
+  const name = ns.metadata.name;
+  const quotas = (env.api.list('resourcequotas', { namespace: name }).items as Any[]).sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  const limitRanges = env.api.list('limitranges', { namespace: name }).items as Any[];
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${name}\n`);
     printLabelsMultiline(w, 'Labels', ns.metadata.labels);
     printAnnotationsMultiline(w, 'Annotations', ns.metadata.annotations);
     w.write(L0, `Status:\t${ns.status?.phase ?? ''}\n`);
@@ -917,11 +953,28 @@ function describeNamespace(_env: Env, ns: Any): string {
       w.write(L1, '----\t------\t------------------\t------\t-------\n');
       for (const cond of conds) w.write(L1, `${cond.type}\t${cond.status}\t${rfc1123z(cond.lastTransitionTime)}\t${cond.reason ?? ''}\t${cond.message ?? ''}\n`);
     }
-    // The cluster has no ResourceQuota or LimitRange objects (the API serves none here).
     w.write(L0, '\n');
-    w.write(L0, 'No resource quota.\n');
+    if (quotas.length === 0) w.write(L0, 'No resource quota.\n');
+    else {
+      w.write(L0, 'Resource Quotas\n');
+      for (const rq of quotas) {
+        w.write(L1, `Name:\t${rq.metadata.name}\n`);
+        const scopes: string[] = [...(rq.spec?.scopes ?? [])].sort();
+        if (scopes.length > 0) w.write(L1, `Scopes:\t${scopes.join(', ')}\n`);
+        w.write(L1, 'Resource\tUsed\tHard\n');
+        w.write(L1, '--------\t---\t---\n');
+        const hard: Record<string, string> = rq.status?.hard ?? {};
+        const used: Record<string, string> = rq.status?.used ?? {};
+        for (const r of Object.keys(hard).sort()) w.write(L1, `${r}\t${used[r] === undefined ? '0' : quantityString(used[r])}\t${quantityString(hard[r])}\n`);
+      }
+    }
     w.write(L0, '\n');
-    w.write(L0, 'No LimitRange resource.\n');
+    if (limitRanges.length === 0) w.write(L0, 'No LimitRange resource.\n');
+    else {
+      w.write(L0, 'Resource Limits\n Type\tResource\tMin\tMax\tDefault Request\tDefault Limit\tMax Limit/Request Ratio\n');
+      w.write(L0, ' ----\t--------\t---\t---\t---------------\t-------------\t-----------------------\n');
+      for (const lr of limitRanges) describeLimitRangeSpec(w, lr.spec, ' ');
+    }
   });
 }
 
@@ -1311,6 +1364,287 @@ function describePVC(env: Env, pvc: Any, c: Clock): string {
   });
 }
 
+/** describe.go `describeEndpoints`: one block per subset (ready and not-ready IPs, the ports table), each followed by a blank line. */
+function describeEndpoints(env: Env, ep: Any, c: Clock): string {
+  const events = eventsFor(env, ep);
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${ep.metadata.name}\n`);
+    w.write(L0, `Namespace:\t${ep.metadata.namespace}\n`);
+    printLabelsMultiline(w, 'Labels', ep.metadata.labels);
+    printAnnotationsMultiline(w, 'Annotations', ep.metadata.annotations);
+    w.write(L0, 'Subsets:\n');
+    for (const subset of (ep.subsets ?? []) as Any[]) {
+      const ips = (list: Any[] | undefined) => (list ?? []).map((a) => a.ip).join(',') || '<none>';
+      w.write(L1, `Addresses:\t${ips(subset.addresses)}\n`);
+      w.write(L1, `NotReadyAddresses:\t${ips(subset.notReadyAddresses)}\n`);
+      const ports: Any[] = subset.ports ?? [];
+      if (ports.length > 0) {
+        w.write(L1, 'Ports:\n');
+        w.write(L2, 'Name\tPort\tProtocol\n');
+        w.write(L2, '----\t----\t--------\n');
+        for (const p of ports) w.write(L2, `${p.name || '<unset>'}\t${p.port ?? 0}\t${p.protocol ?? ''}\n`);
+      }
+      w.write(L0, '\n');
+    }
+    describeEvents(w, events, c);
+  });
+}
+
+/** Go's `%v` of a `[]string`: `[a b]`, `[]` when empty. */
+function goList(v: string[] | undefined): string {
+  return `[${(v ?? []).join(' ')}]`;
+}
+
+/** rbacv1 `PolicyRule.String()` (generated.pb.go: Verbs, APIGroups, Resources, ResourceNames, NonResourceURLs), the key `SortableRuleSlice` sorts by. */
+function policyRuleString(r: Any): string {
+  return `&PolicyRule{Verbs:${goList(r.verbs)},APIGroups:${goList(r.apiGroups)},Resources:${goList(r.resources)},ResourceNames:${goList(r.resourceNames)},NonResourceURLs:${goList(r.nonResourceURLs)},}`;
+}
+
+/**
+ * kubectl/pkg/util/rbac `BreakdownRule` then `CompactRules` then `sort.Stable(SortableRuleSlice)`:
+ * every rule split into one (group, resource, verb[, resourceName]) rule, the simple ones with
+ * the same group/resource/resourceName merged back with their verbs appended in order.
+ */
+export function compactPolicyRules(rules: Any[] | undefined): Any[] {
+  const broken: Any[] = [];
+  for (const rule of rules ?? []) {
+    for (const group of rule.apiGroups ?? []) {
+      for (const resource of rule.resources ?? []) {
+        for (const verb of rule.verbs ?? []) {
+          if ((rule.resourceNames ?? []).length > 0) {
+            for (const rn of rule.resourceNames) broken.push({ apiGroups: [group], resources: [resource], verbs: [verb], resourceNames: [rn] });
+          } else broken.push({ apiGroups: [group], resources: [resource], verbs: [verb] });
+        }
+      }
+    }
+    for (const url of rule.nonResourceURLs ?? []) for (const verb of rule.verbs ?? []) broken.push({ nonResourceURLs: [url], verbs: [verb] });
+  }
+  const compacted: Any[] = [];
+  const simple = new Map<string, Any>();
+  for (const r of broken) {
+    if (r.nonResourceURLs) {
+      compacted.push(r);
+      continue;
+    }
+    const key = JSON.stringify([r.apiGroups[0], r.resources[0], r.resourceNames?.[0] ?? null]);
+    const existing = simple.get(key);
+    if (existing) existing.verbs.push(...r.verbs);
+    else simple.set(key, { ...r, verbs: [...r.verbs] });
+  }
+  compacted.push(...simple.values());
+  const keyed = compacted.map((r) => ({ r, k: policyRuleString(r) }));
+  keyed.sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  return keyed.map((x) => x.r);
+}
+
+/** describe.go `CombineResourceGroup`: `deployments.apps`, `pods/log`, `` for a non-resource rule. */
+function combineResourceGroup(resources: string[] | undefined, groups: string[] | undefined): string {
+  if (!resources || resources.length === 0) return '';
+  const [res, sub] = resources[0].split(/\/(.*)/s);
+  let out = res;
+  if (groups && groups.length > 0 && groups[0] !== '') out += `.${groups[0]}`;
+  if (sub !== undefined) out += `/${sub}`;
+  return out;
+}
+
+/** describe.go `RoleDescriber` / `ClusterRoleDescriber` (no Namespace line, no Events). */
+function describeRole(role: Any): string {
+  const rules = compactPolicyRules(role.rules);
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${role.metadata.name}\n`);
+    printLabelsMultiline(w, 'Labels', role.metadata.labels);
+    printAnnotationsMultiline(w, 'Annotations', role.metadata.annotations);
+    w.write(L0, 'PolicyRule:\n');
+    w.write(L1, 'Resources\tNon-Resource URLs\tResource Names\tVerbs\n');
+    w.write(L1, '---------\t-----------------\t--------------\t-----\n');
+    for (const r of rules) w.write(L1, `${combineResourceGroup(r.resources, r.apiGroups)}\t${goList(r.nonResourceURLs)}\t${goList(r.resourceNames)}\t${goList(r.verbs)}\n`);
+  });
+}
+
+/** describe.go `RoleBindingDescriber` / `ClusterRoleBindingDescriber` (no Namespace line, no Events). */
+function describeRoleBinding(b: Any): string {
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${b.metadata.name}\n`);
+    printLabelsMultiline(w, 'Labels', b.metadata.labels);
+    printAnnotationsMultiline(w, 'Annotations', b.metadata.annotations);
+    w.write(L0, 'Role:\n');
+    w.write(L1, `Kind:\t${b.roleRef?.kind ?? ''}\n`);
+    w.write(L1, `Name:\t${b.roleRef?.name ?? ''}\n`);
+    w.write(L0, 'Subjects:\n');
+    w.write(L1, 'Kind\tName\tNamespace\n');
+    w.write(L1, '----\t----\t---------\n');
+    for (const s of (b.subjects ?? []) as Any[]) w.write(L1, `${s.kind ?? ''}\t${s.name ?? ''}\t${s.namespace ?? ''}\n`);
+  });
+}
+
+/** describe.go `printVolumeNodeAffinity` + `printNodeSelectorTermsMultilineWithIndent`. */
+function printVolumeNodeAffinity(w: PrefixWriter, affinity: Any): void {
+  w.write(L0, 'Node Affinity:\t');
+  if (!affinity?.required) {
+    w.writeLine('<none>');
+    return;
+  }
+  w.writeLine('');
+  w.write(L1, 'Required Terms:\t');
+  const terms: Any[] = affinity.required.nodeSelectorTerms ?? [];
+  if (terms.length === 0) {
+    w.writeLine('<none>');
+    return;
+  }
+  w.writeLine('');
+  terms.forEach((term, i) => {
+    w.write(L2, `Term ${i}:\t`);
+    const reqs: Any[] = term.matchExpressions ?? [];
+    if (reqs.length === 0) {
+      w.writeLine('<none>');
+      return;
+    }
+    reqs.forEach((req, j) => {
+      if (j !== 0) w.write(L2, '\t');
+      let expr = `${req.key} ${String(req.operator ?? '').toLowerCase()}`;
+      if ((req.values ?? []).length > 0) expr += ` [${req.values.join(', ')}]`;
+      w.write(L0, `${expr}\n`);
+    });
+  });
+}
+
+/** describe.go `describePersistentVolume` (the hostPath, local, NFS and CSI sources; `<unknown>` for the rest). */
+function describePV(env: Env, pv: Any, c: Clock): string {
+  const events = eventsFor(env, pv);
+  return tabbed((w) => {
+    const spec = pv.spec ?? {};
+    w.write(L0, `Name:\t${pv.metadata.name}\n`);
+    printLabelsMultiline(w, 'Labels', pv.metadata.labels);
+    printAnnotationsMultiline(w, 'Annotations', pv.metadata.annotations);
+    w.write(L0, `Finalizers:\t[${(pv.metadata.finalizers ?? []).join(' ')}]\n`);
+    w.write(L0, `StorageClass:\t${spec.storageClassName ?? pv.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? ''}\n`);
+    if (pv.metadata.deletionTimestamp) w.write(L0, `Status:\tTerminating (lasts ${since(c, pv.metadata.deletionTimestamp)})\n`);
+    else w.write(L0, `Status:\t${pv.status?.phase ?? ''}\n`);
+    w.write(L0, `Claim:\t${spec.claimRef ? `${spec.claimRef.namespace ?? ''}/${spec.claimRef.name ?? ''}` : ''}\n`);
+    w.write(L0, `Reclaim Policy:\t${spec.persistentVolumeReclaimPolicy ?? ''}\n`);
+    w.write(L0, `Access Modes:\t${accessModes(spec.accessModes)}\n`);
+    if (spec.volumeMode) w.write(L0, `VolumeMode:\t${spec.volumeMode}\n`);
+    w.write(L0, `Capacity:\t${spec.capacity?.storage !== undefined ? quantityString(spec.capacity.storage) : '0'}\n`);
+    printVolumeNodeAffinity(w, spec.nodeAffinity);
+    w.write(L0, `Message:\t${pv.status?.message ?? ''}\n`);
+    w.write(L0, 'Source:\n');
+    if (spec.hostPath) w.write(L2, `Type:\tHostPath (bare host directory volume)\n    Path:\t${spec.hostPath.path ?? ''}\n    HostPathType:\t${spec.hostPath.type ?? ''}\n`);
+    else if (spec.local) w.write(L2, `Type:\tLocalVolume (a persistent volume backed by local storage on a node)\n    Path:\t${spec.local.path ?? ''}\n`);
+    else if (spec.nfs) w.write(L2, `Type:\tNFS (an NFS mount that lasts the lifetime of a pod)\n    Server:\t${spec.nfs.server}\n    Path:\t${spec.nfs.path}\n    ReadOnly:\t${spec.nfs.readOnly === true}\n`);
+    else if (spec.csi)
+      w.write(
+        L2,
+        `Type:\tCSI (a Container Storage Interface (CSI) volume source)\n    Driver:\t${spec.csi.driver}\n    FSType:\t${spec.csi.fsType ?? ''}\n    VolumeHandle:\t${spec.csi.volumeHandle ?? ''}\n    ReadOnly:\t${spec.csi.readOnly === true}\n`,
+      );
+    else w.write(L1, '<unknown>\n');
+    describeEvents(w, events, c);
+  });
+}
+
+/** describe.go `StorageClassDescriber` (annotations and parameters as `labels.FormatLabels`). */
+function describeStorageClass(env: Env, sc: Any, c: Clock): string {
+  const events = eventsFor(env, sc);
+  const isDefault = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'].some((k) => sc.metadata.annotations?.[k] === 'true');
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${sc.metadata.name}\n`);
+    w.write(L0, `IsDefaultClass:\t${isDefault ? 'Yes' : 'No'}\n`);
+    w.write(L0, `Annotations:\t${formatLabels(sc.metadata.annotations)}\n`);
+    w.write(L0, `Provisioner:\t${sc.provisioner ?? ''}\n`);
+    w.write(L0, `Parameters:\t${formatLabels(sc.parameters)}\n`);
+    w.write(L0, `AllowVolumeExpansion:\t${sc.allowVolumeExpansion === undefined ? '<unset>' : sc.allowVolumeExpansion ? 'True' : 'False'}\n`);
+    const opts: string[] = sc.mountOptions ?? [];
+    if (opts.length === 0) w.write(L0, 'MountOptions:\t<none>\n');
+    else {
+      w.write(L0, 'MountOptions:\n');
+      for (const o of opts) w.write(L1, `${o}\n`);
+    }
+    if (sc.reclaimPolicy) w.write(L0, `ReclaimPolicy:\t${sc.reclaimPolicy}\n`);
+    if (sc.volumeBindingMode) w.write(L0, `VolumeBindingMode:\t${sc.volumeBindingMode}\n`);
+    describeEvents(w, events, c);
+  });
+}
+
+/** describe.go `describeBackendV1`: `svc:port (ip:port,...)`, or the error of a missing Service. */
+function describeIngressBackend(env: Env, ns: string, backend: Any): string {
+  if (backend?.service) {
+    const b = backend.service;
+    const sb = `${b.name}:${b.port?.number ? b.port.number : (b.port?.name ?? '')}`;
+    let svc: Any;
+    try {
+      svc = env.api.get('services', ns, b.name);
+    } catch (e) {
+      return `${sb} (<error: ${e instanceof ApiError ? e.message : String(e)}>)`;
+    }
+    const slices = env.api.list('endpointslices', { namespace: ns, labelSelector: `kubernetes.io/service-name=${b.name}` }).items;
+    let spName = '';
+    for (const sp of (svc.spec?.ports ?? []) as Any[]) {
+      if (b.port?.number && b.port.number === sp.port) spName = sp.name ?? '';
+      else if (b.port?.name && b.port.name === sp.name) spName = sp.name ?? '';
+    }
+    return `${sb} (${formatEndpointSlices(slices, spName)})`;
+  }
+  if (backend?.resource) {
+    const r = backend.resource;
+    return `APIGroup: ${r.apiGroup ?? '<none>'}, Kind: ${r.kind}, Name: ${r.name}`;
+  }
+  return '';
+}
+
+/** describe.go `describeIngressV1`. */
+function describeIngress(env: Env, ing: Any, c: Clock): string {
+  const events = eventsFor(env, ing);
+  const ns = ing.metadata.namespace;
+  return tabbed((w) => {
+    const spec = ing.spec ?? {};
+    w.write(L0, `Name:\t${ing.metadata.name}\n`);
+    printLabelsMultiline(w, 'Labels', ing.metadata.labels);
+    w.write(L0, `Namespace:\t${ns}\n`);
+    const lb: Any[] = ing.status?.loadBalancer?.ingress ?? [];
+    w.write(L0, `Address:\t${lb.map((i) => i.ip || i.hostname || '').filter((s) => s).join(',')}\n`);
+    w.write(L0, `Ingress Class:\t${spec.ingressClassName ?? '<none>'}\n`);
+    const def = spec.defaultBackend ? describeIngressBackend(env, ns, spec.defaultBackend) : '<default>';
+    w.write(L0, `Default backend:\t${def}\n`);
+    if ((spec.tls ?? []).length > 0) {
+      w.write(L0, 'TLS:\n');
+      for (const t of spec.tls as Any[]) {
+        if (!t.secretName) w.write(L1, `SNI routes ${(t.hosts ?? []).join(',')}\n`);
+        else w.write(L1, `${t.secretName} terminates ${(t.hosts ?? []).join(',')}\n`);
+      }
+    }
+    w.write(L0, 'Rules:\n  Host\tPath\tBackends\n');
+    w.write(L1, '----\t----\t--------\n');
+    let count = 0;
+    for (const rule of (spec.rules ?? []) as Any[]) {
+      if (!rule.http) continue;
+      count++;
+      w.write(L1, `${rule.host || '*'}\t\n`);
+      for (const p of (rule.http.paths ?? []) as Any[]) w.write(L2, `\t${p.path ?? ''} \t${describeIngressBackend(env, ns, p.backend)}\n`);
+    }
+    if (count === 0) w.write(L1, `*\t*\t${def}\n`);
+    printAnnotationsMultiline(w, 'Annotations', ing.metadata.annotations);
+    describeEvents(w, events, c);
+  });
+}
+
+/** describe.go `describeIngressClassV1`. */
+function describeIngressClass(env: Env, ic: Any, c: Clock): string {
+  const events = eventsFor(env, ic);
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${ic.metadata.name}\n`);
+    printLabelsMultiline(w, 'Labels', ic.metadata.labels);
+    printAnnotationsMultiline(w, 'Annotations', ic.metadata.annotations);
+    w.write(L0, `Controller:\t${ic.spec?.controller ?? ''}\n`);
+    const params = ic.spec?.parameters;
+    if (params) {
+      w.write(L0, 'Parameters:\n');
+      if (params.apiGroup !== undefined) w.write(L1, `APIGroup:\t${params.apiGroup}\n`);
+      w.write(L1, `Kind:\t${params.kind ?? ''}\n`);
+      w.write(L1, `Name:\t${params.name ?? ''}\n`);
+    }
+    describeEvents(w, events, c);
+  });
+}
+
 /** describe.go `smartLabelFor`: `resourceVersion` -> `Resource Version`, `uid` -> `UID`. */
 export function smartLabelFor(field: string): string {
   if (/[^\p{L}-]/u.test(field)) return field;
@@ -1405,6 +1739,24 @@ export function describeObject(env: Env, obj: KubeObject): string {
       return describePodDisruptionBudget(env, obj, c);
     case '/ResourceQuota':
       return describeResourceQuota(env, obj);
+    case '/Endpoints':
+      return describeEndpoints(env, obj, c);
+    case '/LimitRange':
+      return describeLimitRange(obj);
+    case '/PersistentVolume':
+      return describePV(env, obj, c);
+    case 'storage.k8s.io/StorageClass':
+      return describeStorageClass(env, obj, c);
+    case 'networking.k8s.io/Ingress':
+      return describeIngress(env, obj, c);
+    case 'networking.k8s.io/IngressClass':
+      return describeIngressClass(env, obj, c);
+    case 'rbac.authorization.k8s.io/Role':
+    case 'rbac.authorization.k8s.io/ClusterRole':
+      return describeRole(obj);
+    case 'rbac.authorization.k8s.io/RoleBinding':
+    case 'rbac.authorization.k8s.io/ClusterRoleBinding':
+      return describeRoleBinding(obj);
   }
   return describeGeneric(env, obj, c);
 }

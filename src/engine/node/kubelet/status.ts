@@ -185,6 +185,12 @@ function containerStatuses(inp: StatusInputs, specs: Obj[], isInit: boolean, has
     const running = latest?.state === 'running';
     st.started = running ? inp.probes.started(name, latest.id) : false;
     st.ready = running && st.started === true ? inp.probes.ready(name, latest.id) : false;
+    // prober_manager.go UpdatePodStatus: a regular (non-restartable) init container is ready
+    // only once it has terminated with exit code 0, never while it runs.
+    if (isInit && spec.restartPolicy !== 'Always') {
+      const t = (st.state as Obj).terminated as Obj | undefined;
+      st.ready = t !== undefined && t.exitCode === 0;
+    }
     const mounts = Array.isArray(spec.volumeMounts) ? (spec.volumeMounts as Obj[]) : [];
     if (mounts.length) {
       st.volumeMounts = mounts.map((m) => ({
