@@ -34,6 +34,27 @@ export function noMappingError(obj: KubeObject, source: string, e: ApiError): Cm
   );
 }
 
+/**
+ * The builder's mapping step (resource/builder.go `mappingFor`, per object): each file object with
+ * its served type; an object whose kind the server does not serve is reported into `errs`
+ * (`noMappingError`) and skipped, and the rest go on. Other errors are thrown.
+ */
+export function mapObjectTypes<O extends { object: KubeObject; source: string }>(env: Env, objects: readonly O[], errs: unknown[]): (O & { type: ResourceType })[] {
+  const out: (O & { type: ResourceType })[] = [];
+  for (const o of objects) {
+    try {
+      out.push({ ...o, type: env.api.typeOfObject(o.object) });
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 404) {
+        errs.push(noMappingError(o.object, o.source, e));
+        continue;
+      }
+      throw e;
+    }
+  }
+  return out;
+}
+
 /** `--validate` on while kube-apiserver is down: kubectl fails fetching the OpenAPI schema first. */
 export function openApiDownError(env: Env, source: string): CmdError {
   const host = env.options.server;

@@ -16,7 +16,7 @@ import type { ResourceType } from '../../engine/api/registry';
 import { ApiError } from '../../engine/api/errors';
 import { CmdError, addSourceToErr, discover, fail, formatErrors, kindGroup, pollUntil, type Env } from './env';
 import { objectNamespace, parseResourceArgs, readManifestFlags } from './builder';
-import { dryRunMode, noMappingError } from './apply';
+import { dryRunMode, mapObjectTypes } from './apply';
 
 /** kubectl >= 1.34 names the namespace of a deleted namespaced object (PR #126619). */
 export const DELETE_PRINTS_NAMESPACE = true;
@@ -96,18 +96,7 @@ export function deleteCmd(env: Env): number | Pending {
   const targets: Target[] = [];
   if (manifests) {
     errs.push(...manifests.errors.map((t) => new CmdError(t)));
-    for (const { object, source } of manifests.objects) {
-      let type;
-      try {
-        type = env.api.typeOfObject(object);
-      } catch (e) {
-        // The builder maps every object first: an unserved kind is reported, the rest go on.
-        if (e instanceof ApiError && e.code === 404) {
-          errs.push(noMappingError(object, source, e));
-          continue;
-        }
-        throw e;
-      }
+    for (const { object, source, type } of mapObjectTypes(env, manifests.objects, errs)) {
       targets.push({ type, namespace: objectNamespace(env, type, object), name: object.metadata?.name ?? '', source });
     }
   } else {

@@ -19,7 +19,7 @@ import { addSourceToErr, CmdError, discover, fail, formatErrors, kindGroup, poll
 import { objectNamespace, readManifestFlags, type SourcedObject } from './builder';
 import { ResultPrinter, checkOutputFormat } from './output';
 import { fieldValidationOf, printWarnings } from './field-validation';
-import { dryRunMode, dryRunSuffix, noMappingError } from './apply';
+import { dryRunMode, dryRunSuffix, mapObjectTypes } from './apply';
 import { DELETE_PRINTS_NAMESPACE, parseCascade } from './delete';
 import type { Pending } from '../types';
 
@@ -157,17 +157,7 @@ export function replace(env: Env): number | Pending {
 /** Map each file object to its type and namespace; unserved kinds are reported and skipped. */
 function mapAll(env: Env, objects: SourcedObject[], errs: unknown[]): Item[] {
   const out: Item[] = [];
-  for (const { object, source } of objects) {
-    let type: ResourceType;
-    try {
-      type = env.api.typeOfObject(object);
-    } catch (e) {
-      if (e instanceof ApiError && e.code === 404) {
-        errs.push(noMappingError(object, source, e));
-        continue;
-      }
-      throw e;
-    }
+  for (const { object, source, type } of mapObjectTypes(env, objects, errs)) {
     let obj = JSON.parse(JSON.stringify(object)) as KubeObject;
     const namespace = objectNamespace(env, type, obj);
     if (type.namespaced) obj.metadata.namespace = namespace;
