@@ -18,6 +18,7 @@
  */
 import { type Alias, isAlias, isMap as isYamlMap, isScalar, isSeq, parseAllDocuments, type Document, type Node, type Pair } from 'yaml';
 import { deepCopy, type KubeObject } from './types';
+import { BOOT_PARSES } from './yaml-boot-parses';
 
 // ------------------------------------------------------------------------------------------
 // Limits
@@ -635,6 +636,8 @@ const VALIDATE_HINT = 'if you choose to ignore these errors, turn validation off
 interface ParseState {
   docs: ParsedDoc[];
   sources: DocSource[];
+  /** Taken from `BOOT_PARSES` (no source positions: `findLineOfPath` parses the text itself). */
+  precomputed?: true;
 }
 
 /**
@@ -674,10 +677,48 @@ function parseState(text: string, source: string): ParseState {
     const e = recentParses[i];
     if (e.text === text && e.source === source) return e.state;
   }
-  const state = parseUncached(text, source);
+  const state = precomputedParse(text, source) ?? parseUncached(text, source);
   if (recentParses.length >= RECENT_PARSES_MAX) recentParses.shift();
   recentParses.push({ text, source, state });
   return state;
+}
+
+/** `BOOT_PARSES` by text, built on first use. */
+let precomputedByText: Map<string, (typeof BOOT_PARSES)[number][]> | undefined;
+
+/**
+ * The parse of `text` read as `source` from `BOOT_PARSES` (the texts every default boot reads,
+ * parsed at build time by scripts/gen-boot-parses.ts), or undefined when the text is not one of
+ * them. Performance only: the objects equal a fresh parse (src/engine/api/yaml-boot-parses.test.ts).
+ */
+function precomputedParse(text: string, source: string): ParseState | undefined {
+  if (!precomputedByText) {
+    precomputedByText = new Map();
+    for (const e of BOOT_PARSES) {
+      const list = precomputedByText.get(e.text);
+      if (list) list.push(e);
+      else precomputedByText.set(e.text, [e]);
+    }
+  }
+  const hit = precomputedByText.get(text)?.find((e) => e.source === source);
+  // Shared, as every ParseState is: parseManifests hands out copies.
+  return hit ? { docs: hit.docs, sources: [], precomputed: true } : undefined;
+}
+
+/**
+ * The texts (with their source names) of the parses still kept, oldest first. For
+ * scripts/gen-boot-parses.ts and its test, which record what a boot reads.
+ */
+export function recentParseInputs(): { text: string; source: string }[] {
+  return recentParses.map((e) => ({ text: e.text, source: e.source }));
+}
+
+/**
+ * `parseManifests` without any cache or precomputed table: always runs the parser. For
+ * scripts/gen-boot-parses.ts and the test that checks `BOOT_PARSES` against the parser.
+ */
+export function parseManifestsFresh(text: string, source = 'STDIN'): ParsedDoc[] {
+  return parseUncached(text, source).docs;
 }
 
 /** The most recent parse of `text` under any source name, if still kept. */
@@ -948,7 +989,8 @@ function splitDocuments(text: string): Chunk[] | { error: string; line: number }
  * that exists; `undefined` when the document has no source position (JSON input, bad index).
  */
 export function findLineOfPath(text: string, docIndex: number, fieldPath: string): number | undefined {
-  const state = recentParseOf(text) ?? parseState(text, 'STDIN');
+  let state = recentParseOf(text) ?? parseState(text, 'STDIN');
+  if (state.precomputed) state = parseUncached(text, 'STDIN');
   const src = state.sources[docIndex];
   const doc = state.docs[docIndex];
   if (!src || !doc) return undefined;

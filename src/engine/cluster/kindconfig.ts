@@ -15,6 +15,8 @@
  * cluster: ...` is the prefix the kind CLI adds, not part of the message).
  */
 import { parseDocument } from 'yaml';
+import { deepCopy } from '../api/types';
+import { KIND_CONFIG_PARSES } from '../api/yaml-boot-parses';
 
 /** `extraPortMappings[]`: a port of the host published to the node container. */
 export interface KindPortMapping {
@@ -140,9 +142,15 @@ function isCidr(s: string): boolean {
  * `apiVersion`, unknown fields, an invalid role, no control-plane node, a bad port or subnet.
  */
 export function parseKindConfig(yaml: string): KindClusterConfig {
-  const doc = parseDocument(yaml, { version: '1.1' });
-  if (doc.errors.length) throw new KindConfigError(`unable to decode config: ${doc.errors[0].message.split('\n')[0]}`);
-  const raw = (doc.toJS() ?? {}) as unknown;
+  // The default config's parse is precomputed (scripts/gen-boot-parses.ts; performance only).
+  const pre = KIND_CONFIG_PARSES.find((e) => e.text === yaml);
+  let raw: unknown;
+  if (pre) raw = deepCopy(pre.value);
+  else {
+    const doc = parseDocument(yaml, { version: '1.1' });
+    if (doc.errors.length) throw new KindConfigError(`unable to decode config: ${doc.errors[0].message.split('\n')[0]}`);
+    raw = (doc.toJS() ?? {}) as unknown;
+  }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new KindConfigError('unable to decode config: expected a mapping');
   const c = raw as Obj;
   if (c.kind !== 'Cluster') throw new KindConfigError(`unknown kind "${String(c.kind ?? '')}" for apiVersion "${String(c.apiVersion ?? '')}"`);
