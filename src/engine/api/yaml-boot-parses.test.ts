@@ -9,7 +9,7 @@ import { findLineOfPath, parseManifests, parseManifestsFresh, recentParseInputs 
 /**
  * The precomputed parses of the default boot (scripts/gen-boot-parses.ts) must be exactly what
  * the parser returns, and must still be the texts a boot reads (else regenerate the table:
- * `npx tsx scripts/gen-boot-parses.ts`).
+ * `npm run gen:boot-parses`).
  */
 describe('BOOT_PARSES', () => {
   // First: the parse cache then holds exactly what the boot read.
@@ -18,7 +18,7 @@ describe('BOOT_PARSES', () => {
     expect(c.bookshopAvailable()).toBe(true);
     const read = recentParseInputs();
     const missing = read.filter((r) => !BOOT_PARSES.some((e) => e.text === r.text && e.source === r.source)).map((r) => r.source);
-    // Not empty: a boot text changed; regenerate the table with `npx tsx scripts/gen-boot-parses.ts`.
+    // Not empty: a boot text changed; regenerate the table with `npm run gen:boot-parses`.
     expect(missing, 'stale table: run npx tsx scripts/gen-boot-parses.ts').toEqual([]);
     expect(read.map((r) => r.source).sort()).toEqual(BOOT_PARSES.map((e) => e.source).sort());
     expect(read.map((r) => r.source)).toContain('/etc/kubernetes/manifests/kube-apiserver.yaml');
