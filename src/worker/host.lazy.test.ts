@@ -11,6 +11,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { FromWorker, ObjRecord } from '../protocol/messages';
+import { fakeWall } from './testkit';
 
 /** A fresh worker's modules: the host, the booted cluster, the shell loader, the libraries. */
 async function freshWorker() {
@@ -27,23 +28,10 @@ async function freshWorker() {
  * `bootBudgetMs` and the UI gets diffs between them) and on timers the test runs.
  */
 function harness(w: Awaited<ReturnType<typeof freshWorker>>) {
-  let wall = 0;
-  const timers: { at: number; fn: () => void; id: number }[] = [];
-  let nextId = 0;
+  const wall = fakeWall(1);
   const msgs: FromWorker[] = [];
   const host = new w.SimHost({
-    env: {
-      now: () => ++wall,
-      setTimeout: (fn, ms) => {
-        const t = { at: wall + ms, fn, id: ++nextId };
-        timers.push(t);
-        return t.id;
-      },
-      clearTimeout: (id) => {
-        const i = timers.findIndex((t) => t.id === id);
-        if (i >= 0) timers.splice(i, 1);
-      },
-    },
+    env: wall.env,
     post: (m) => msgs.push(m),
     makeCluster: (seed) => w.newHostBootedCluster(seed),
     bootBudgetMs: 20,
@@ -68,28 +56,14 @@ function harness(w: Awaited<ReturnType<typeof freshWorker>>) {
   };
   /** Run the timers due within `ms` of wall time (the clock also moves 1 ms per reading). */
   const advanceWall = (ms: number) => {
-    const end = wall + ms;
-    for (;;) {
-      timers.sort((a, b) => a.at - b.at || a.id - b.id);
-      const t = timers[0];
-      if (!t || t.at > end) break;
-      timers.shift();
-      wall = Math.max(wall, t.at);
-      t.fn();
-    }
-    wall = Math.max(wall, end);
+    wall.advance(ms);
     apply();
   };
   /** Run the next due timer (one boot chunk, a tick or a flush), then apply what was posted. */
   const next = () => {
-    timers.sort((a, b) => a.at - b.at || a.id - b.id);
-    const t = timers.shift();
-    if (t) {
-      wall = Math.max(wall, t.at);
-      t.fn();
-    }
+    const ran = wall.next();
     apply();
-    return t !== undefined;
+    return ran;
   };
   const bookshopPods = () => [...mirror.values()].filter((r) => r.kind === 'Pod' && r.namespace === 'bookshop').map((r) => r.name.replace(/-[a-z0-9]+(-[a-z0-9]+)?$/, ''));
   return { host, next, apply, advanceWall, bookshopPods, output, booting: () => booting };

@@ -9,25 +9,14 @@ import { createCluster, type Cluster } from '../engine/cluster';
 import { buildSupervisionTree } from '../engine/supervision';
 import { SimHost } from './host';
 import type { HostCluster } from './cluster';
+import { fakeWall } from './testkit';
 
 function harness(withTree = true) {
-  let wall = 0;
-  const timers: { at: number; fn: () => void; id: number }[] = [];
-  let nextId = 0;
+  const wall = fakeWall();
   const msgs: FromWorker[] = [];
   let engine: Cluster | undefined;
   const host = new SimHost({
-    env: {
-      now: () => wall,
-      setTimeout: (fn, ms) => {
-        timers.push({ at: wall + ms, fn, id: ++nextId });
-        return nextId;
-      },
-      clearTimeout: (id) => {
-        const i = timers.findIndex((t) => t.id === id);
-        if (i >= 0) timers.splice(i, 1);
-      },
-    },
+    env: wall.env,
     post: (m) => msgs.push(m),
     makeCluster: (seed): HostCluster => {
       const c = createCluster({ seed });
@@ -44,18 +33,7 @@ function harness(withTree = true) {
       };
     },
   });
-  const advanceWall = (ms: number) => {
-    const end = wall + ms;
-    for (;;) {
-      timers.sort((a, b) => a.at - b.at || a.id - b.id);
-      const t = timers[0];
-      if (!t || t.at > end) break;
-      timers.shift();
-      wall = Math.max(wall, t.at);
-      t.fn();
-    }
-    wall = end;
-  };
+  const advanceWall = (ms: number) => wall.advance(ms);
   const trees = (): (SupervisionTree | null)[] => msgs.splice(0).flatMap((m) => (m.type === 'supervision' ? [m.tree] : []));
   return { host, advanceWall, trees, engine: () => engine!, msgs };
 }

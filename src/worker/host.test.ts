@@ -4,6 +4,7 @@ import type { FromWorker, ObjRecord } from '../protocol/messages';
 import { SimHost } from './host';
 import { loadShellModule } from './lines';
 import { newHostBootedCluster, newHostTestCluster, type ManifestFiles } from './cluster';
+import { fakeWall } from './testkit';
 
 const DIR = new URL('../../fixtures/k8s-bookshop/manifests/bookshop/', import.meta.url);
 const FILES: ManifestFiles = Object.fromEntries(
@@ -12,23 +13,10 @@ const FILES: ManifestFiles = Object.fromEntries(
 
 /** A host on a fake wall clock: timers run when the test advances wall time. */
 function harness() {
-  let wall = 0;
-  const timers: { at: number; fn: () => void; id: number }[] = [];
-  let nextId = 0;
+  const wall = fakeWall();
   const msgs: FromWorker[] = [];
   const host = new SimHost({
-    env: {
-      now: () => wall,
-      setTimeout: (fn, ms) => {
-        const t = { at: wall + ms, fn, id: ++nextId };
-        timers.push(t);
-        return t.id;
-      },
-      clearTimeout: (id) => {
-        const i = timers.findIndex((t) => t.id === id);
-        if (i >= 0) timers.splice(i, 1);
-      },
-    },
+    env: wall.env,
     post: (m) => msgs.push(m),
     makeCluster: (seed, kind) => (kind === 'test' ? newHostTestCluster(seed, FILES) : newHostBootedCluster(seed)),
   });
@@ -50,16 +38,7 @@ function harness() {
     }
   };
   const advanceWall = (ms: number) => {
-    const end = wall + ms;
-    for (;;) {
-      timers.sort((a, b) => a.at - b.at || a.id - b.id);
-      const t = timers[0];
-      if (!t || t.at > end) break;
-      timers.shift();
-      wall = Math.max(wall, t.at);
-      t.fn();
-    }
-    wall = end;
+    wall.advance(ms);
     apply();
   };
   const pods = () => [...mirror.values()].filter((r) => r.kind === 'Pod' && r.namespace === 'bookshop').sort((a, b) => a.name.localeCompare(b.name));

@@ -5,6 +5,7 @@ import { SimHost } from './host';
 import { loadShellModule } from './lines';
 import { newHostBootedCluster, newHostTestCluster, type ManifestFiles } from './cluster';
 import { Journal } from './journal';
+import { fakeWall } from './testkit';
 
 const DIR = new URL('../../fixtures/k8s-bookshop/manifests/bookshop/', import.meta.url);
 const FILES: ManifestFiles = Object.fromEntries(
@@ -16,24 +17,11 @@ const FILES: ManifestFiles = Object.fromEntries(
  * and the Journal the bridge keeps (fed every message both ways, as bridge.ts does).
  */
 function harness(wallPerRead = 0) {
-  let wall = 0;
-  const timers: { at: number; fn: () => void; id: number }[] = [];
-  let nextId = 0;
+  const wall = fakeWall(wallPerRead);
   const msgs: FromWorker[] = [];
   const host = new SimHost({
-    env: {
-      // `wallPerRead`: each read of the wall clock costs that much (so a boot chunk ends after a few steps).
-      now: () => (wall += wallPerRead),
-      setTimeout: (fn, ms) => {
-        const t = { at: wall + ms, fn, id: ++nextId };
-        timers.push(t);
-        return t.id;
-      },
-      clearTimeout: (id) => {
-        const i = timers.findIndex((t) => t.id === id);
-        if (i >= 0) timers.splice(i, 1);
-      },
-    },
+    // `wallPerRead`: each read of the wall clock costs that much (so a boot chunk ends after a few steps).
+    env: wall.env,
     post: (m) => msgs.push(m),
     makeCluster: (seed, kind) => (kind === 'test' ? newHostTestCluster(seed, FILES) : newHostBootedCluster(seed)),
   });
@@ -62,16 +50,7 @@ function harness(wallPerRead = 0) {
     apply();
   };
   const advanceWall = (ms: number) => {
-    const end = wall + ms;
-    for (;;) {
-      timers.sort((a, b) => a.at - b.at || a.id - b.id);
-      const t = timers[0];
-      if (!t || t.at > end) break;
-      timers.shift();
-      wall = Math.max(wall, t.at);
-      t.fn();
-    }
-    wall = end;
+    wall.advance(ms);
     apply();
   };
   /** Wait (microtasks and fake wall time) until a message of `type` arrived. */
