@@ -2,7 +2,7 @@
  * The application: the header with the simulation controls, the cluster map (or the owner graph,
  * loaded on demand) with the command line under it, and the inspector and timeline beside it.
  */
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { simStore, useSim } from './state/store';
 import { Controls } from './views/Controls';
 import { ClusterMap } from './views/ClusterMap';
@@ -42,17 +42,33 @@ function useShortcuts(): void {
   }, []);
 }
 
+/** The workspace tabs in their order (the arrow keys walk it). */
+const TAB_ORDER = ['map', 'graph', 'supervision', 'editor'] as const;
+
 function Tabs() {
   const view = useSim((s) => s.view);
-  const tab = (id: 'map' | 'graph' | 'supervision' | 'editor', label: string) => (
+  // WAI-ARIA tabs pattern: only the selected tab is in the Tab order; Left/Right/Home/End move
+  // to (and open) another tab, so Tab goes on to the panel instead of through four tabs.
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLButtonElement>) => {
+    const i = TAB_ORDER.indexOf(view);
+    const n = TAB_ORDER.length;
+    const next = e.key === 'ArrowRight' ? (i + 1) % n : e.key === 'ArrowLeft' ? (i - 1 + n) % n : e.key === 'Home' ? 0 : e.key === 'End' ? n - 1 : -1;
+    if (next < 0) return;
+    e.preventDefault();
+    simStore.getState().setView(TAB_ORDER[next]);
+    document.getElementById(`tab-${TAB_ORDER[next]}`)?.focus();
+  };
+  const tab = (id: (typeof TAB_ORDER)[number], label: string) => (
     <button
       type="button"
       role="tab"
       id={`tab-${id}`}
       aria-selected={view === id}
       aria-controls="workspace-panel"
+      tabIndex={view === id ? 0 : -1}
       className={`tab${view === id ? ' is-active' : ''}`}
       onClick={() => simStore.getState().setView(id)}
+      onKeyDown={onKeyDown}
     >
       {label}
     </button>

@@ -211,6 +211,9 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
   }
 
   store.setState({ send });
+  // Until the worker's first snapshot says which seed runs, the Seed field shows the one asked
+  // for (`?seed=2`), not the store's default 1 (a fresh user saw "1" flash while booting seed 2).
+  if (!store.getState().connected) store.setState((s) => ({ run: { ...s.run, seed: opts.seed } }));
   // Keep `?seed=` and `?paused=1` in the address bar equal to the running seed and whether time
   // runs (Play/Pause, and a Reset, which keeps the current one), so a reload or a shared link
   // reproduces the run the way `startOptionsFrom` reads it.

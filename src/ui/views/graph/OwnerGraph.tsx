@@ -210,6 +210,8 @@ function ChainCaption({ chain }: { chain: string[] }) {
 
 /** Smallest zoom a fit goes to: below it the 13 px labels of the boxes are no longer readable. */
 const FIT_MIN_ZOOM = 0.55;
+/** Screen pixels left above the topmost box when the fitted boxes are taller than the canvas. */
+const FIT_TOP_GAP_PX = 16;
 
 function Flow() {
   const selected = useSim((s) => {
@@ -272,11 +274,23 @@ function Flow() {
       frame = requestAnimationFrame(() => {
         const c = chainRef.current;
         const o = overviewRef.current;
-        void rf.fitView(
-          c.length
-            ? { nodes: c.map((id) => ({ id })), padding: 0.06, maxZoom: 1.25, minZoom: FIT_MIN_ZOOM, duration: 0 }
-            : { ...(o.length ? { nodes: o.map((id) => ({ id })) } : {}), padding: 0.08, maxZoom: 1.3, minZoom: FIT_MIN_ZOOM, duration: 0 },
-        );
+        const ids = c.length ? c : o;
+        void rf
+          .fitView(
+            c.length
+              ? { nodes: c.map((id) => ({ id })), padding: 0.06, maxZoom: 1.25, minZoom: FIT_MIN_ZOOM, duration: 0 }
+              : { ...(o.length ? { nodes: o.map((id) => ({ id })) } : {}), padding: 0.08, maxZoom: 1.3, minZoom: FIT_MIN_ZOOM, duration: 0 },
+          )
+          .then(() => {
+            // Too tall to fit at a readable zoom: fitView centres it, cutting off the top, where
+            // the story starts (the catalog Deployment; a chain's owner). Show the top instead.
+            const h = canvas.current?.clientHeight ?? 0;
+            if (!h) return;
+            const bounds = ids.length ? rf.getNodesBounds(ids) : rf.getNodesBounds(rf.getNodes());
+            const vp = rf.getViewport();
+            if (bounds.height * vp.zoom + 2 * FIT_TOP_GAP_PX <= h) return;
+            void rf.setViewport({ x: vp.x, y: FIT_TOP_GAP_PX - bounds.y * vp.zoom, zoom: vp.zoom }, { duration: 0 });
+          });
       });
     };
     fit();
