@@ -11,6 +11,8 @@
  * - Priority (plugin/pkg/admission/priority): priorityClassName -> spec.priority.
  * - DefaultStorageClass (plugin/pkg/admission/storage/storageclass/setdefault): a claim
  *   without a class gets the default StorageClass's name at create.
+ * - StorageObjectInUseProtection (plugin/pkg/admission/storage/storageobjectinuseprotection):
+ *   the `kubernetes.io/pvc-protection` / `kubernetes.io/pv-protection` finalizers at create.
  * - Service IP and NodePort allocation (pkg/registry/core/service/ipallocator and portallocator):
  *   ClusterIPs from 10.96.0.0/12, NodePorts from 30000-32767, conflicts rejected.
  *
@@ -22,6 +24,7 @@ import type { ResourceType } from './registry';
 import type { KubeObject } from './types';
 import { errors, field, type FieldError } from './errors';
 import { addDefaultTolerations, addServiceAccountVolume } from './defaults';
+import { addStorageProtectionFinalizer } from './storageprotection';
 
 /** Service CIDR of a kind cluster (kubeadm default `--service-cluster-ip-range`). */
 export const SERVICE_CIDR = '10.96.0.0/12';
@@ -81,6 +84,7 @@ export class Admission {
     }
     if (t.kind === 'Service') this.allocateService(obj, old);
     if (t.kind === 'PersistentVolumeClaim' && op === 'CREATE') this.setDefaultStorageClass(obj);
+    if (op === 'CREATE') addStorageProtectionFinalizer(t, obj);
   }
 
   /**

@@ -21,6 +21,8 @@ import { newTaintEvictionController } from './tainteviction';
 import { newPodGCController } from './podgc';
 import { newServiceAccountController } from './serviceaccount';
 import { newPersistentVolumeBinderController } from './persistentvolume';
+import { newPVCProtectionController } from './pvcprotection';
+import { newPVProtectionController } from './pvprotection';
 import { newRootCACertPublisher } from './rootcacertpublisher';
 import { newTTLAfterFinishedController } from './ttlafterfinished';
 
@@ -46,6 +48,8 @@ export const KUBE_CONTROLLERS: Readonly<Record<string, ControllerFactory>> = {
   'taint-eviction-controller': newTaintEvictionController,
   podgc: newPodGCController,
   'persistentvolume-binder': newPersistentVolumeBinderController,
+  'pvc-protection': newPVCProtectionController,
+  'pv-protection': newPVProtectionController,
 };
 
 /**

@@ -12,7 +12,9 @@ import { findBestMatchForClaim, kindDefaultStorageClass } from './persistentvolu
 import type { KubeObject } from '../api/types';
 
 function cluster(opts: { provisioner?: boolean } = {}): TestCluster {
-  const c = newTestCluster({ controllers: ['persistentvolume-binder'] });
+  // With the protection controllers: StorageObjectInUseProtection admission puts finalizers on
+  // every claim and volume, which only they remove.
+  const c = newTestCluster({ controllers: ['persistentvolume-binder', 'pvc-protection', 'pv-protection'] });
   if (opts.provisioner) {
     // In a kind cluster this runs in the local-path-provisioner pod (namespace local-path-storage).
     const p = new ControllerProcess('local-path-provisioner', [(ctx) => newLocalPathProvisioner(ctx, { podName: 'local-path-provisioner-7dc846544d-lcbt6' })], {

@@ -43,7 +43,8 @@
  * object older than one it just wrote. A newly created volume is considered by a waiting claim at
  * that claim's next sync (the 15 s resync), as in the real controller.
  *
- * Left out: the pvc-protection/pv-protection finalizers (other controllers), the
+ * The pvc-protection/pv-protection finalizers are other controllers' (pvcprotection.ts,
+ * pvprotection.ts). Left out: the
  * `kubernetes.io/pv-controller` deletion finalizer, in-tree provisioning plugins and volume
  * recycling (Recycle gets `VolumeFailedRecycle`), CSI migration annotations, VolumeAttributesClass.
  */
@@ -239,7 +240,8 @@ export const indexPodByPvc: IndexFunc = (pod) => {
   }
   return out;
 };
-const POD_PVC_INDEX = 'pod-pvc-index';
+/** Name of the pod-by-claim index (`common.PodPVCIndex`). */
+export const POD_PVC_INDEX = 'pod-pvc-index';
 
 /** The resourceVersion as a number, for "which copy is newer". */
 function rv(o: KubeObject): number {

@@ -51,7 +51,7 @@ Events:  <none>
     expect(b.run('kubectl describe pv pv-1').stdout).toBe(`Name:              pv-1
 Labels:            <none>
 Annotations:       pv.kubernetes.io/provisioned-by: rancher.io/local-path
-Finalizers:        []
+Finalizers:        [kubernetes.io/pv-protection]
 StorageClass:      standard
 Status:            ${b.c.api.get('persistentvolumes', undefined, 'pv-1').status?.phase ?? ''}
 Claim:             shop/data
