@@ -25,6 +25,7 @@ import { ResourceRegistry, apiVersionOf, type ResourceType } from './registry';
 import { deepCopy, deepEqual, splitApiVersion, type KubeList, type KubeObject, type PropagationPolicy, type WatchEvent } from './types';
 import { parseFieldSelector, parseLabelSelector, type Selector } from './labels';
 import { applyDefaults } from './defaults';
+import { BOOTSTRAP_POLICY_RNG_SALT, bootstrapPolicyObjects } from './bootstrappolicy';
 import { checkDecodable, validateCreate, validateUpdate } from './validation';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, strategicMergeSupported } from './patch';
 import { goJsonMarshal, planApply } from './apply';
@@ -236,7 +237,8 @@ export class ApiServer {
    * Objects kube-apiserver's post-start hooks create: system namespaces
    * (pkg/controlplane/controller/systemnamespaces), the `kubernetes` Service in `default` with
    * the first IP of the service range (pkg/controlplane/controller/kubernetesservice), and the
-   * system PriorityClasses (pkg/registry/scheduling/rest/storage_scheduling.go).
+   * system PriorityClasses (pkg/registry/scheduling/rest/storage_scheduling.go), and the default
+   * RBAC policy (bootstrappolicy.ts).
    */
   private bootstrap(): void {
     const fm = { fieldManager: 'kube-apiserver' };
@@ -265,6 +267,15 @@ export class ApiServer {
       },
       fm,
     );
+    // rbac/bootstrap-roles (pkg/registry/rbac/rest/storage_rbac.go): the default RBAC policy. Its
+    // uids come from a stream of their own, so adding it does not shift the seeded run's draws.
+    const shared = this.rng;
+    (this as { rng: Rng }).rng = new Rng(shared.seed ^ BOOTSTRAP_POLICY_RNG_SALT);
+    try {
+      for (const o of bootstrapPolicyObjects()) this.create(o, fm);
+    } finally {
+      (this as { rng: Rng }).rng = shared;
+    }
   }
 
   // ---------------------------------------------------------------- availability
