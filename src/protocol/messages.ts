@@ -255,6 +255,12 @@ export type FromWorker =
   | { type: 'completions'; id: number; start: number; end: number; candidates: string[] }
   /** The answer to an `edit` request (the YAML editor). */
   | { type: 'editReply'; id: number; reply: EditReply }
+  /**
+   * `kubectl edit TYPE NAME` typed in the terminal (shell line `id`): the UI opens the YAML editor
+   * in its edit mode on `target` (the browser is the playground's $EDITOR, as kubectl's
+   * staging/src/k8s.io/kubectl/pkg/cmd/util/editor opens vi). Sent before the line's `done`.
+   */
+  | { type: 'openEditor'; id?: number; target: EditorTarget }
   /** An input took effect (the UI keeps these to restore a crashed worker). */
   | { type: 'journal'; entry: JournalEntry }
   /**
@@ -288,6 +294,16 @@ export type EditRequest =
   | { op: 'get'; kind: string; namespace?: string; name: string }
   | { op: 'apply'; yaml: string; mode: 'apply' | 'edit'; base?: string; resourceVersion?: string; dryRun?: boolean }
   | { op: 'crds' };
+
+/**
+ * An object the YAML editor opens in edit mode: its kind as `kubectl get` accepts it
+ * (`Deployment`), its namespace (absent for cluster-scoped kinds) and name.
+ */
+export interface EditorTarget {
+  kind: string;
+  namespace?: string;
+  name: string;
+}
 
 /** One `metav1.StatusCause` of a failed request, with the buffer line it points at (1-based) when known. */
 export interface EditCause {
@@ -329,7 +345,7 @@ export type EditReply =
 // Run-time guards (messages cross a thread boundary: check the discriminant and the essentials)
 
 const TO_WORKER_TYPES = new Set(['shell', 'play', 'pause', 'speed', 'step', 'fastForward', 'reset', 'resync', 'interrupt', 'complete', 'edit', 'restore', 'ping', 'debugCrash', 'supervision']);
-const FROM_WORKER_TYPES = new Set(['snapshot', 'diff', 'shellOutput', 'error', 'completions', 'editReply', 'journal', 'restored', 'pong', 'supervision']);
+const FROM_WORKER_TYPES = new Set(['snapshot', 'diff', 'shellOutput', 'error', 'completions', 'editReply', 'openEditor', 'journal', 'restored', 'pong', 'supervision']);
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null;
@@ -376,6 +392,8 @@ export function isFromWorker(v: unknown): v is FromWorker {
       return typeof v.message === 'string';
     case 'editReply':
       return typeof v.id === 'number' && isObj(v.reply) && typeof v.reply.op === 'string';
+    case 'openEditor':
+      return isObj(v.target) && typeof v.target.kind === 'string' && typeof v.target.name === 'string';
     case 'completions':
       return typeof v.id === 'number' && typeof v.start === 'number' && typeof v.end === 'number' && Array.isArray(v.candidates);
     case 'journal':

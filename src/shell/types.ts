@@ -43,6 +43,13 @@ export interface ShellContext {
   env: Record<string, string>;
   /** The node the shell is attached to (inside `docker exec -it NODE bash`), if any. */
   node?: string;
+  /**
+   * The playground's $EDITOR, when there is one (the browser's YAML editor, provided by the
+   * worker's line runner, src/worker/lines.ts): `kubectl edit` hands it the one object to open in
+   * edit mode. Absent (the headless runner, tests, a node's shell): `kubectl edit` fails as a
+   * terminal without an editor does.
+   */
+  openEditor?(target: { kind: string; namespace?: string; name: string }): void;
 }
 
 /** The working directory the shell sees (the bookshop repository by default). */

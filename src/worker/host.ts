@@ -366,6 +366,8 @@ export class SimHost {
         line,
         (c) => this.opts.post({ type: 'shellOutput', text: c.text, stream: c.stream, id }),
         (exitCode) => this.opts.post({ type: 'shellOutput', text: '', id, done: true, exitCode, prompt: runner.prompt }),
+        // `kubectl edit`: the browser's YAML editor is the line's $EDITOR.
+        (target) => this.opts.post({ type: 'openEditor', target, ...(id !== undefined ? { id } : {}) }),
       );
     }
   }

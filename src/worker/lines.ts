@@ -9,6 +9,7 @@ import type { Completion } from '../shell/complete';
 import type { CompletionInputs } from './completion';
 import { HOST_PROMPT, LINE_LATENCY_MS } from '../shell/session-constants';
 import { loadEngineLibraries } from '../engine/libs';
+import type { EditorTarget } from '../protocol/messages';
 
 
 /** A chunk of a line's output. */
@@ -23,8 +24,11 @@ export interface LineRunner {
   readonly kind: 'shell' | 'fallback';
   /** True while a line still runs (waiting in virtual time). */
   readonly busy: boolean;
-  /** Start a line; `onOutput` hears every chunk, `onDone` the exit status. */
-  run(line: string, onOutput: (c: LineOutput) => void, onDone: (exitCode: number) => void): void;
+  /**
+   * Start a line; `onOutput` hears every chunk, `onDone` the exit status, `onOpenEditor` (the
+   * browser's YAML editor; absent: the line has no editor) the object `kubectl edit` opens.
+   */
+  run(line: string, onOutput: (c: LineOutput) => void, onDone: (exitCode: number) => void, onOpenEditor?: (target: EditorTarget) => void): void;
   /** Continue the running line after virtual time advanced. */
   poll(): void;
   /** Ctrl-C the running line. */
@@ -67,7 +71,17 @@ const FALLBACK_LINE = /^\s*kubectl\s+(delete\s+(pods?|po)(\/|\s)|scale\s+(deploy
  * kubectl failure is silent) runs through the fallback instead, so the buttons always work.
  */
 export function shellRunner(shell: Shell, fallback?: LineRunner, completer?: (inputs: CompletionInputs, line: string, cursor: number) => Completion): LineRunner {
-  let current: { run: ShellRun; onDone: (code: number) => void } | undefined;
+  let current: { run: ShellRun; onDone: (code: number) => void; onOpenEditor?: (target: EditorTarget) => void } | undefined;
+  // The line's $EDITOR (`kubectl edit`): on the shell's context only while a line that has one runs.
+  const withEditor = <T>(onOpenEditor: ((target: EditorTarget) => void) | undefined, f: () => T): T => {
+    const ctx = shell.opts.ctx;
+    if (onOpenEditor) ctx.openEditor = onOpenEditor;
+    try {
+      return f();
+    } finally {
+      delete ctx.openEditor;
+    }
+  };
   const finish = () => {
     if (current && current.run.done) {
       const { run, onDone } = current;
@@ -82,18 +96,19 @@ export function shellRunner(shell: Shell, fallback?: LineRunner, completer?: (in
     get busy() {
       return current !== undefined && !current.run.done;
     },
-    run(line, onOutput, onDone) {
-      const run = shell.run(line, { onOutput: (c) => onOutput({ stream: c.stream, text: c.text }) });
+    run(line, onOutput, onDone, onOpenEditor) {
+      const run = withEditor(onOpenEditor, () => shell.run(line, { onOutput: (c) => onOutput({ stream: c.stream, text: c.text }) }));
       if (fallback && run.done && run.exitCode !== 0 && run.output.length === 0 && FALLBACK_LINE.test(line)) {
         fallback.run(line, onOutput, onDone);
         return;
       }
-      current = { run, onDone };
+      current = { run, onDone, onOpenEditor };
       finish();
     },
     poll() {
       if (!current) return;
-      current.run.poll();
+      const { run, onOpenEditor } = current;
+      withEditor(onOpenEditor, () => run.poll());
       finish();
     },
     interrupt() {
@@ -150,11 +165,11 @@ export const defaultRunner: LineRunnerFactory = (cluster, wake) => {
   const make = cluster.shell;
   if (!make) return fallback;
   let inner: LineRunner | undefined;
-  const queue: [string, (c: LineOutput) => void, (code: number) => void][] = [];
+  const queue: [string, (c: LineOutput) => void, (code: number) => void, ((t: EditorTarget) => void) | undefined][] = [];
   const drain = () => {
-    for (const [line, onOutput, onDone] of queue.splice(0)) {
+    for (const [line, onOutput, onDone, onOpenEditor] of queue.splice(0)) {
       if (inner!.busy) inner!.interrupt(); // as the host does when a line is still waiting
-      inner!.run(line, onOutput, onDone);
+      inner!.run(line, onOutput, onDone, onOpenEditor);
     }
     wake();
   };
@@ -180,10 +195,10 @@ export const defaultRunner: LineRunnerFactory = (cluster, wake) => {
     get busy() {
       return inner ? inner.busy : queue.length > 0;
     },
-    run(line, onOutput, onDone) {
-      if (inner && queue.length === 0) inner.run(line, onOutput, onDone);
+    run(line, onOutput, onDone, onOpenEditor) {
+      if (inner && queue.length === 0) inner.run(line, onOutput, onDone, onOpenEditor);
       else {
-        queue.push([line, onOutput, onDone]);
+        queue.push([line, onOutput, onDone, onOpenEditor]);
         void loadShellModule().catch(() => undefined);
       }
     },

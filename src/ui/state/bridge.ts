@@ -15,6 +15,7 @@ import { formatClock, isFromWorker, type FromWorker, type JournalEntry, type ToW
 import { describeInput, isJournaled, Journal } from '../../worker/journal';
 import type { SimStore } from './store';
 import { deliverEditReply } from '../editor/client';
+import { openInEditor } from '../editor/editorState';
 import { setSupervisionTree } from './supervision';
 
 /** Wall ms between liveness pings. */
@@ -126,6 +127,10 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
         break;
       case 'editReply':
         deliverEditReply(msg);
+        break;
+      case 'openEditor':
+        // `kubectl edit` typed in the terminal: the YAML editor tab, in edit mode on the object.
+        openInEditor(msg.target);
         break;
       case 'error':
         console.error(`simulation: ${msg.message}`);
