@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { copyBuffer, editorPanel, monacoText, pasteBuffer, type BrowserGlobals } from './helpers';
 
 /**
  * The YAML editor, as a learner uses it: a misspelled field is flagged by the schema (so a broken
@@ -47,30 +48,7 @@ spec:
         image: nginx:1.27
 `;
 
-/** What the page's functions use of the browser (this file is typechecked without the DOM library). */
-interface BrowserGlobals {
-  navigator: { clipboard: { writeText(t: string): Promise<void>; readText(): Promise<string> } };
-  localStorage: { getItem(key: string): string | null };
-}
 
-const editorPanel = (page: Page) => page.getByTestId('yaml-editor');
-const monacoText = (page: Page) => page.getByTestId('monaco-host').locator('.view-lines');
-
-/** Replace the buffer with `text` as a person does: select all, paste. */
-async function pasteBuffer(page: Page, text: string) {
-  await page.evaluate((t) => (globalThis as unknown as BrowserGlobals).navigator.clipboard.writeText(t), text);
-  await page.getByTestId('monaco-host').click({ position: { x: 120, y: 12 } });
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('ControlOrMeta+V');
-}
-
-/** The buffer's text, as a person copies it (select all, copy). */
-async function copyBuffer(page: Page): Promise<string> {
-  await page.getByTestId('monaco-host').click({ position: { x: 120, y: 12 } });
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('ControlOrMeta+C');
-  return (await page.evaluate(() => (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText())).replace(/\r\n/g, '\n');
-}
 
 test('the YAML editor: schema markers, kubectl edit of the catalog Deployment, an API error at its line', async ({ page, context }, testInfo) => {
   test.setTimeout(120_000);

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { after, count, focusTerminal, promptNow, run, terminalText, typeLine } from './helpers';
 
 /**
  * The terminal under the map (issue #7, "Terminal"), as a learner uses it: list the bookshop's
@@ -8,42 +9,6 @@ import { expect, test, type Page } from '@playwright/test';
  * `window.__terminal`). Deterministic: seed 1, started paused, time moved only by the controls.
  */
 
-// (Page functions as strings: the e2e tsconfig has no DOM types.)
-const terminalText = (page: Page) => page.evaluate<string>('window.__terminal ? window.__terminal.text() : ""');
-const promptNow = (page: Page) => page.evaluate<string>('window.__terminal ? window.__terminal.prompt() : ""');
-
-/** The text printed after the last occurrence of `marker`. */
-async function after(page: Page, marker: string): Promise<string> {
-  const t = await terminalText(page);
-  const i = t.lastIndexOf(marker);
-  return i < 0 ? '' : t.slice(i + marker.length);
-}
-
-const count = (text: string, marker: string) => text.split(marker).length - 1;
-
-/** Focus the terminal (a click on a control takes the focus away). */
-async function focusTerminal(page: Page) {
-  await page.getByRole('region', { name: 'Terminal' }).locator('.xterm').click();
-}
-
-async function typeLine(page: Page, line: string) {
-  await page.keyboard.type(line);
-  await page.keyboard.press('Enter');
-}
-
-/** Type `line` at the laptop's prompt and wait until it has run and the prompt is back; returns its output. */
-async function run(page: Page, line: string): Promise<string> {
-  const marker = `$ ${line}`;
-  const before = count(await terminalText(page), marker);
-  await typeLine(page, line);
-  await expect.poll(async () => {
-    const t = await terminalText(page);
-    // Echoed once (the typing is the echo), then the output, then the prompt again.
-    return count(t, marker) === before + 1 && t.endsWith('\n$') && (await promptNow(page)) === '$ ';
-  }).toBe(true);
-  const out = await after(page, marker);
-  return out.slice(0, out.lastIndexOf('\n$'));
-}
 
 test('kubectl in the terminal: get, delete, the replacement; Ctrl-C; Tab; the node prompt', async ({ page }, testInfo) => {
   test.setTimeout(180_000);

@@ -1,14 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { newHostTestCluster, type HostCluster, type ManifestFiles } from './cluster';
+import { BOOKSHOP_FILES } from './testkit';
+import { newHostTestCluster, type HostCluster } from './cluster';
 import { applyYaml, EDIT_CANCELLED, getObject, handleEdit } from './editing';
 import type { EditReply } from '../protocol/messages';
 import type { KubeObject } from '../engine/api/types';
 
-const DIR = new URL('../../fixtures/k8s-bookshop/manifests/bookshop/', import.meta.url);
-const FILES: ManifestFiles = Object.fromEntries(
-  ['config.yaml', 'catalog.yaml', 'orders.yaml', 'web.yaml', 'postgres.yaml'].map((f) => [f, readFileSync(new URL(f, DIR), 'utf8')]),
-);
+const FILES = BOOKSHOP_FILES;
 
 /** The catalog Deployment of catalog.yaml, in its namespace (kustomize sets it for `make up`). */
 const CATALOG = FILES['catalog.yaml'].split(/^---$/m)[0].replace('  name: catalog\n', '  name: catalog\n  namespace: bookshop\n');

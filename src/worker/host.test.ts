@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FromWorker, ObjRecord } from '../protocol/messages';
 import { SimHost } from './host';
 import { loadShellModule } from './lines';
-import { newHostBootedCluster, newHostTestCluster, type ManifestFiles } from './cluster';
-import { fakeWall } from './testkit';
+import { newHostBootedCluster, newHostTestCluster } from './cluster';
+import { BOOKSHOP_FILES, fakeWall } from './testkit';
 
-const DIR = new URL('../../fixtures/k8s-bookshop/manifests/bookshop/', import.meta.url);
-const FILES: ManifestFiles = Object.fromEntries(
-  ['config.yaml', 'catalog.yaml', 'orders.yaml', 'web.yaml', 'postgres.yaml'].map((f) => [f, readFileSync(new URL(f, DIR), 'utf8')]),
-);
+const FILES = BOOKSHOP_FILES;
 
 /** A host on a fake wall clock: timers run when the test advances wall time. */
 function harness() {

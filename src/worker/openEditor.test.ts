@@ -1,31 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pausedTestHost } from './testkit';
 import type { FromWorker } from '../protocol/messages';
-import { SimHost } from './host';
 import { loadShellModule, shellRunner } from './lines';
-import { newHostTestCluster, type ManifestFiles } from './cluster';
 import { newTestCluster } from '../engine/testing/cluster';
 
 /** `kubectl edit` typed in the browser's terminal: the worker asks the UI to open the YAML editor. */
 
-const DIR = new URL('../../fixtures/k8s-bookshop/manifests/bookshop/', import.meta.url);
-const FILES: ManifestFiles = Object.fromEntries(
-  ['config.yaml', 'catalog.yaml', 'orders.yaml', 'web.yaml', 'postgres.yaml'].map((f) => [f, readFileSync(new URL(f, DIR), 'utf8')]),
-);
-
-/** A host on the test cluster with a wall clock that never moves. */
-async function host() {
-  const msgs: FromWorker[] = [];
-  const h = new SimHost({
-    env: { now: () => 0, setTimeout: () => 0, clearTimeout: () => {} },
-    post: (m) => msgs.push(m),
-    makeCluster: (seed) => newHostTestCluster(seed, FILES),
-  });
-  h.handle({ type: 'reset', seed: 1, paused: true, cluster: 'test' });
-  await loadShellModule();
-  await Promise.resolve();
-  return { h, msgs };
-}
+const host = pausedTestHost;
 
 /** The messages of line `id` (shell output and editor openings), in the order posted. */
 const ofLine = (msgs: FromWorker[], id: number) => msgs.filter((m) => (m.type === 'shellOutput' || m.type === 'openEditor') && m.id === id);

@@ -1,30 +1,10 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pausedTestHost } from './testkit';
 import type { FromWorker } from '../protocol/messages';
-import { SimHost } from './host';
-import { loadShellModule } from './lines';
-import { newHostTestCluster, type ManifestFiles } from './cluster';
 
 /** The worker's side of the terminal: `complete`, `interrupt`, the prompt on `done`. */
 
-const DIR = new URL('../../fixtures/k8s-bookshop/manifests/bookshop/', import.meta.url);
-const FILES: ManifestFiles = Object.fromEntries(
-  ['config.yaml', 'catalog.yaml', 'orders.yaml', 'web.yaml', 'postgres.yaml'].map((f) => [f, readFileSync(new URL(f, DIR), 'utf8')]),
-);
-
-/** A host on the test cluster with a wall clock that never moves (time only moves when asked). */
-async function host() {
-  const msgs: FromWorker[] = [];
-  const h = new SimHost({
-    env: { now: () => 0, setTimeout: () => 0, clearTimeout: () => {} },
-    post: (m) => msgs.push(m),
-    makeCluster: (seed) => newHostTestCluster(seed, FILES),
-  });
-  h.handle({ type: 'reset', seed: 1, paused: true, cluster: 'test' });
-  await loadShellModule();
-  await Promise.resolve();
-  return { h, msgs };
-}
+const host = pausedTestHost;
 
 const completions = (msgs: FromWorker[]) => msgs.filter((m): m is Extract<FromWorker, { type: 'completions' }> => m.type === 'completions');
 const outputs = (msgs: FromWorker[], id: number) => msgs.filter((m): m is Extract<FromWorker, { type: 'shellOutput' }> => m.type === 'shellOutput' && m.id === id);

@@ -5,7 +5,11 @@
  *
  * Units: wall milliseconds (the host's, not the engine's virtual milliseconds).
  */
-import type { HostEnv } from './host';
+import { readFileSync } from 'node:fs';
+import type { FromWorker } from '../protocol/messages';
+import { SimHost, type HostEnv } from './host';
+import { loadShellModule } from './lines';
+import { newHostTestCluster, type ManifestFiles } from './cluster';
 
 /** The fake wall clock of a host test. */
 export interface FakeWall {
@@ -64,4 +68,27 @@ export function fakeWall(perRead = 0): FakeWall {
     return true;
   };
   return { env, advance, next, now: () => wall };
+}
+
+/** The bookshop's manifests from fixtures/ (what the test cluster's `make up` applies), by file name. */
+export const BOOKSHOP_FILES: ManifestFiles = (() => {
+  const dir = new URL('../../fixtures/k8s-bookshop/manifests/bookshop/', import.meta.url);
+  return Object.fromEntries(['config.yaml', 'catalog.yaml', 'orders.yaml', 'web.yaml', 'postgres.yaml'].map((f) => [f, readFileSync(new URL(f, dir), 'utf8')]));
+})();
+
+/**
+ * A host on the test cluster (seed 1, paused) whose wall clock never moves, with the shell's code
+ * loaded: virtual time moves only when a test asks. Returns the host and every message it posted.
+ */
+export async function pausedTestHost(): Promise<{ h: SimHost; msgs: FromWorker[] }> {
+  const msgs: FromWorker[] = [];
+  const h = new SimHost({
+    env: { now: () => 0, setTimeout: () => 0, clearTimeout: () => {} },
+    post: (m) => msgs.push(m),
+    makeCluster: (seed) => newHostTestCluster(seed, BOOKSHOP_FILES),
+  });
+  h.handle({ type: 'reset', seed: 1, paused: true, cluster: 'test' });
+  await loadShellModule();
+  await Promise.resolve();
+  return { h, msgs };
 }
