@@ -221,11 +221,23 @@ export class ApiServer {
   /** Cached CRD objects by `<group>/<plural>` for custom resource validation. */
   private crds = new Map<string, KubeObject>();
 
+  /**
+   * The seeded stream uids, generated names, NodePorts and token names are drawn from (this
+   * server's, shared with admission through `rng`); swapped only by `withOwnStream`.
+   */
+  private draws: Rng;
+
+  /** The stream the server (and its admission) draws from now. */
+  get rng(): Rng {
+    return this.draws;
+  }
+
   constructor(
     readonly clock: Clock,
-    readonly rng: Rng,
+    rng: Rng,
     opts: ApiServerOptions = {},
   ) {
+    this.draws = rng;
     this.store = new ObjectStore(opts.historyWindow ?? DEFAULT_HISTORY_WINDOW);
     this.watchLatencyMs = opts.watchLatencyMs ?? 1;
     this.eventTtlMs = opts.eventTtlMs ?? DEFAULT_EVENT_TTL_MS;
@@ -269,12 +281,23 @@ export class ApiServer {
     );
     // rbac/bootstrap-roles (pkg/registry/rbac/rest/storage_rbac.go): the default RBAC policy. Its
     // uids come from a stream of their own, so adding it does not shift the seeded run's draws.
-    const shared = this.rng;
-    (this as { rng: Rng }).rng = new Rng(shared.seed ^ BOOTSTRAP_POLICY_RNG_SALT);
-    try {
+    this.withOwnStream(BOOTSTRAP_POLICY_RNG_SALT, () => {
       for (const o of bootstrapPolicyObjects()) this.create(o, fm);
+    });
+  }
+
+  /**
+   * Run `fn` drawing from a stream of its own (seeded with this server's seed XOR `salt`), then
+   * go back to the server's stream where it was: objects created in `fn` do not shift the draws
+   * of everything after them (a simulation choice for determinism across versions, not Kubernetes').
+   */
+  private withOwnStream(salt: number, fn: () => void): void {
+    const shared = this.draws;
+    this.draws = new Rng(shared.seed ^ salt);
+    try {
+      fn();
     } finally {
-      (this as { rng: Rng }).rng = shared;
+      this.draws = shared;
     }
   }
 
