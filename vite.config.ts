@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -6,6 +7,10 @@ import react from '@vitejs/plugin-react';
  * at the top of <head>, while the main bundle is still being fetched and parsed, instead of after
  * it ran. src/ui/state/bridge.ts adopts that worker (`window.__simWorker`) for its first start; in
  * `vite dev` nothing is injected and the bridge starts the worker itself.
+ *
+ * Not at the URLs that draw the build's boot view (src/ui/state/bootView.ts: the default seed, the
+ * kind cluster): there the page draws first and the bridge starts the worker right after (a
+ * URL this check misreads only moves when the worker starts, never what it runs).
  */
 function startWorkerEarly(): Plugin {
   return {
@@ -20,7 +25,9 @@ function startWorkerEarly(): Plugin {
           if (m) file = m[1];
         }
         if (!file) return html;
-        const script = `(function(){try{var w=new Worker(${JSON.stringify(file)},{type:"module",name:"simulation"});w.addEventListener("error",function(e){window.__simWorkerError=e.message||"it could not start"});window.__simWorker=w}catch(e){}})()`;
+        const viewSeed = (JSON.parse(readFileSync(new URL('./src/ui/state/boot-view.json', import.meta.url), 'utf8')) as { seed: number }).seed;
+        const skip = `var q=new URLSearchParams(location.search),s=q.get("seed");if((s===null||s==="${viewSeed}")&&q.get("cluster")!=="test")return;`;
+        const script = `(function(){${skip}try{var w=new Worker(${JSON.stringify(file)},{type:"module",name:"simulation"});w.addEventListener("error",function(e){window.__simWorkerError=e.message||"it could not start"});window.__simWorker=w}catch(e){}})()`;
         // Before any stylesheet: a classic script waits for the stylesheets above it to load.
         const charset = /<meta charset[^>]*>/i;
         if (charset.test(html)) return html.replace(charset, (m) => `${m}\n    <script>${script}</script>`);

@@ -6,6 +6,11 @@
  *   context, at the default URL (`/`: the kind cluster boots, then the bookshop). Goal 400 ms.
  *   The moment is the first animation frame after the DOM holds those chips (a MutationObserver
  *   installed before the page's own scripts, then `requestAnimationFrame`).
+ *   At the default URL the page draws the build's boot view (src/ui/state/bootView.ts: the worker's
+ *   own snapshot of that cluster as its boot ends) while the worker boots the same cluster, so:
+ * - `ui.live_ms`: navigation start to the worker's booted cluster in the store (the `sim-live`
+ *   mark: time runs from here), median of the same 5 loads. Goal 1,000 ms (this file's own: the
+ *   issue sets none; a second to a running cluster).
  * - `ui.initial_js_gzip_kb`: gzip size (zlib level 6, what a web server sends) of every
  *   JavaScript file fetched until that moment, the simulation worker's included. Goal 200 KB.
  * - `ui.p95_frame_ms_1000_pods` / `ui.main_thread_busy_pct_1000_pods`: once the cluster runs,
@@ -57,17 +62,20 @@ export default async function uiBench(): Promise<BenchResult[]> {
     const choice = readChromiumChoice() as { kind: string; executablePath: string | null } | null;
     browser = await chromium.launch(choice?.kind === 'system' && choice.executablePath ? { executablePath: choice.executablePath, args: SYSTEM_CHROMIUM_ARGS } : {});
     const cold: number[] = [];
+    const live: number[] = [];
     const js: number[] = [];
     for (let i = 0; i < COLD_LOADS; i++) {
       const r = await coldStart(browser, base);
       cold.push(r.ms);
+      live.push(r.liveMs);
       js.push(r.jsGzipBytes);
     }
     const results: BenchResult[] = [
       { name: 'ui.cold_start_ms', value: Math.round(median(cold)), unit: 'ms', goal: 400 },
+      { name: 'ui.live_ms', value: Math.round(median(live)), unit: 'ms', goal: 1000 },
       { name: 'ui.initial_js_gzip_kb', value: Math.round(median(js) / 102.4) / 10, unit: 'KB', goal: 200 },
     ];
-    if (process.env.UI_BENCH_VERBOSE) console.error(`ui.bench: cold starts ${cold.map((x) => Math.round(x)).join(', ')} ms`);
+    if (process.env.UI_BENCH_VERBOSE) console.error(`ui.bench: cold starts ${cold.map((x) => Math.round(x)).join(", ")} ms; live ${live.map((x) => Math.round(x)).join(", ")} ms`);
     for (const view of ['map', 'graph'] as const) {
       const load = await scaleLoad(browser, base, view);
       const suffix = view === 'map' ? '' : '_graph';
@@ -180,7 +188,7 @@ const BENCH_PODS_DRAWN = (view: 'map' | 'graph') =>
     ? `document.querySelectorAll('[data-pod^="bench-"]').length >= ${SCALE_TO}`
     : `Object.values(window.__playground.store.getState().objects).filter((o) => o.kind === 'Pod' && o.name.startsWith('bench-')).length >= ${SCALE_TO}`;
 
-async function coldStart(browser: Browser, base: string): Promise<{ ms: number; jsGzipBytes: number }> {
+async function coldStart(browser: Browser, base: string): Promise<{ ms: number; liveMs: number; jsGzipBytes: number }> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   try {
     const page = await context.newPage();
@@ -217,12 +225,14 @@ async function coldStart(browser: Browser, base: string): Promise<{ ms: number; 
       const file = join(OUT_DIR, new URL(url).pathname);
       if (existsSync(file)) scripts.set(url, gzipSync(readFileSync(file)).length);
     }
+    const liveHandle = await page.waitForFunction(`performance.getEntriesByName('sim-live')[0]?.startTime`, undefined, { timeout: 60_000, polling: 50 });
+    const liveMs = (await liveHandle.jsonValue()) as number;
     if (process.env.UI_BENCH_VERBOSE) {
       // Where the time went: scripts fetched, the worker's first snapshot, the first pods, the bookshop.
       const steps = (await page.evaluate(`(() => {
         const out = [];
         for (const e of performance.getEntriesByType('resource')) if (e.name.endsWith('.js')) out.push([new URL(e.name).pathname.replace('/assets/', ''), Math.round(e.responseEnd)]);
-        for (const n of ['sim-first-snapshot', 'first-pods-drawn']) { const m = performance.getEntriesByName(n)[0]; if (m) out.push([n, Math.round(m.startTime)]); }
+        for (const n of ['sim-first-snapshot', 'first-pods-drawn', 'sim-live']) { const m = performance.getEntriesByName(n)[0]; if (m) out.push([n, Math.round(m.startTime)]); }
         const nav = performance.getEntriesByType('navigation')[0];
         if (nav) out.push(['domContentLoaded', Math.round(nav.domContentLoadedEventEnd)]);
         return out;
@@ -230,7 +240,7 @@ async function coldStart(browser: Browser, base: string): Promise<{ ms: number; 
       console.error(`ui.bench: steps ${steps.sort((a, b) => a[1] - b[1]).map(([n, t]) => `${n}@${t}`).join(' ')}`);
     }
     if (process.env.UI_BENCH_VERBOSE) console.error(`ui.bench: ${Math.round(ms)} ms; js: ${[...scripts].map(([u, n]) => `${new URL(u).pathname} ${(n / 1024).toFixed(1)} KB`).join(', ')}`);
-    return { ms, jsGzipBytes: [...scripts.values()].reduce((a, b) => a + b, 0) };
+    return { ms, liveMs, jsGzipBytes: [...scripts.values()].reduce((a, b) => a + b, 0) };
   } finally {
     await context.close();
   }

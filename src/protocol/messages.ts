@@ -45,9 +45,12 @@ export type ToWorker =
   | { type: 'fastForward'; ms: number }
   /**
    * Throw the cluster away and boot a new one from `seed`. `paused` leaves it paused once booted;
-   * `cluster` picks the kind cluster (default) or the small test cluster.
+   * `cluster` picks the kind cluster (default) or the small test cluster. `quiet`: the page already
+   * shows this cluster as its boot ends (the build-time boot view, src/ui/state/bootView.ts), so the
+   * worker posts nothing while it boots (no snapshot of the empty cluster, no diffs, shell lines
+   * wait) and one snapshot when the boot is over.
    */
-  | { type: 'reset'; seed: number; paused?: boolean; cluster?: 'booted' | 'test'; debug?: boolean }
+  | { type: 'reset'; seed: number; paused?: boolean; cluster?: 'booted' | 'test'; debug?: boolean; quiet?: boolean }
   /**
    * Start where a crashed worker was (src/worker/journal.ts): boot `seed`'s cluster again, replay
    * `entries` each at its clock position, run to `until`, then take `run`'s playing/speed/booting.
@@ -212,6 +215,12 @@ export interface RunState {
    * engine goes; when it is booted, time plays or stays paused as the reset asked.
    */
   booting?: boolean;
+  /**
+   * Set (with `booting`) only by the page, while it shows the build-time boot view
+   * (src/ui/state/bootView.ts: the snapshot the default boot produces) and the worker boots the same
+   * cluster to take over from it; the worker never sends it.
+   */
+  starting?: boolean;
   /** Virtual time lags real time at this speed (the engine cannot keep up). */
   lagging?: boolean;
 }

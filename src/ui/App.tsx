@@ -100,7 +100,11 @@ function BootBanner() {
   const booting = useSim((s) => s.run.booting === true);
   const kind = useSim((s) => s.run.cluster);
   const playAfter = useSim((s) => s.run.playing);
+  const starting = useSim((s) => s.run.starting === true);
   if (!booting) return null;
+  // The boot view is on screen (src/ui/state/bootView.ts): nothing to announce for the moment
+  // the worker takes to catch up (the clock says `starting`); a banner would only make the map jump.
+  if (starting) return null;
   return (
     <p className="boot-banner" role="status">
       <span className="boot-spinner" aria-hidden="true" />

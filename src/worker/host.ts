@@ -115,6 +115,11 @@ export class SimHost {
   /** The shell's code is loaded: lines run (and are journaled) at once. */
   private shellReady = true;
   private lastEventsSent = -1;
+  /**
+   * A `quiet` reset's boot is running: the page shows the boot view already, so nothing is posted
+   * (no snapshot, diffs, supervision trees; shell lines wait) until the boot is over.
+   */
+  private quiet = false;
 
   constructor(private readonly opts: SimHostOptions) {
     const post = opts.post;
@@ -176,7 +181,7 @@ export class SimHost {
 
   private dispatch(msg: ToWorker): void {
     if (msg.type === 'reset') {
-      this.reset(msg.seed, msg.paused ?? false, msg.cluster ?? this.kind);
+      this.reset(msg.seed, msg.paused ?? false, msg.cluster ?? this.kind, msg.quiet === true);
       return;
     }
     if (!this.cluster) throw new Error(`no cluster yet: send reset first (got ${msg.type})`);
@@ -229,7 +234,7 @@ export class SimHost {
         this.startLines();
         break;
       case 'resync':
-        this.sendSnapshot();
+        if (!this.quiet) this.sendSnapshot();
         break;
       case 'interrupt':
         // Ctrl-C: the running line ends (exit 130) and its `done` goes out.
@@ -246,8 +251,9 @@ export class SimHost {
 
   // ------------------------------------------------------------------------------ cluster
 
-  private reset(seed: number, paused: boolean, kind: ClusterKind): void {
+  private reset(seed: number, paused: boolean, kind: ClusterKind, quiet = false): void {
     this.kind = kind;
+    this.quiet = false;
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     if (this.timer !== undefined) this.opts.env.clearTimeout(this.timer);
@@ -296,9 +302,10 @@ export class SimHost {
       this.boot = { playAfter: !paused, until: cluster.clock.now() + (cluster.bootTimeoutMs ?? 10 * 60_000) };
       // `playing` says what happens once booted; the boot itself runs as fast as it can.
       this.run = { ...this.run, booting: true };
+      this.quiet = quiet;
     }
     this.lastWall = this.opts.env.now();
-    this.sendSnapshot();
+    if (!this.quiet) this.sendSnapshot();
     this.supervisionSent = undefined;
     this.postSupervision(true);
     if (!this.boot) this.wantShell();
@@ -351,7 +358,8 @@ export class SimHost {
   private startLines(): void {
     const runner = this.runner;
     const cluster = this.cluster;
-    if (!runner || !cluster || !this.shellReady) return;
+    // During a quiet boot the page shows the booted cluster: a line typed there runs on it, after the boot.
+    if (!runner || !cluster || !this.shellReady || this.quiet) return;
     while (this.lineQueue.length > 0) {
       // A line still waiting (a `kubectl delete` waiting for the pod to go) is interrupted the
       // way a person presses Ctrl-C to type the next command.
@@ -529,6 +537,7 @@ export class SimHost {
       this.ffTarget = undefined;
       this.boot = undefined;
       this.setRun({ playing: false, fastForward: undefined, booting: undefined });
+      if (this.quiet) this.endQuiet();
       this.opts.post({ type: 'error', message: `the simulation stopped: ${e instanceof Error ? e.message : String(e)}` });
     }
     this.requestFlush();
@@ -546,6 +555,7 @@ export class SimHost {
         this.boot = undefined;
         this.setRun({ booting: undefined, playing: boot.playAfter });
         this.lastWall = this.opts.env.now();
+        if (this.quiet) this.endQuiet();
         this.opts.env.setTimeout(() => this.wantShell(), SHELL_AFTER_BOOT_MS);
         return;
       }
@@ -553,12 +563,21 @@ export class SimHost {
         this.boot = undefined;
         this.wantShell();
         this.setRun({ booting: undefined, playing: false });
+        if (this.quiet) this.endQuiet();
         this.opts.post({ type: 'error', message: `the cluster did not finish booting within ${Math.round((cluster.bootTimeoutMs ?? 600_000) / 1000)} s of virtual time` });
         return;
       }
       cluster.clock.advance(step);
       this.pollLine();
     }
+  }
+
+  /** A quiet boot is over: the page gets the cluster as it is now, then the lines typed meanwhile run. */
+  private endQuiet(): void {
+    this.quiet = false;
+    this.sendSnapshot();
+    this.postSupervision(true);
+    this.startLines();
   }
 
   // ------------------------------------------------------------------------------ messages
@@ -605,7 +624,7 @@ export class SimHost {
    */
   private postSupervision(force: boolean): void {
     const cluster = this.cluster;
-    if (!this.supervisionOn || !cluster) return;
+    if (!this.supervisionOn || !cluster || this.quiet) return;
     const wall = this.opts.env.now();
     const wait = this.supervisionAt + SUPERVISION_MIN_INTERVAL_MS - wall;
     if (!force && wait > 0) {
@@ -628,7 +647,7 @@ export class SimHost {
   /** Send what changed since the last message (nothing at all when nothing did). */
   private flush(): void {
     const cluster = this.cluster;
-    if (!cluster) return;
+    if (!cluster || this.quiet) return;
     this.postSupervision(false);
     const upserts: ObjRecord[] = [];
     const removals: string[] = [];

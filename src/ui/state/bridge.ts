@@ -17,6 +17,7 @@ import type { SimStore } from './store';
 import { deliverEditReply } from '../editor/client';
 import { openInEditor } from '../editor/editorState';
 import { setSupervisionTree } from './supervision';
+import { bootViewFor } from './bootView';
 
 /** Wall ms between liveness pings. */
 const PING_EVERY_MS = 2_000;
@@ -26,6 +27,15 @@ const HANG_MS = 10_000;
 const HANG_RESTORING_MS = 60_000;
 /** Crashes within a minute after which the bridge stops restarting. */
 const MAX_RESTARTS = 3;
+
+/** Window event the cluster map sends once the first pods are on screen (src/ui/views/ClusterMap.tsx). */
+export const FIRST_PODS_DRAWN_EVENT = 'playground:first-pods-drawn';
+/**
+ * With the boot view drawn, the worker starts after the first pods are on screen, or after this
+ * many wall ms if they never are (another view open): its download and compile then do not
+ * compete with the page's first paint for the network and the CPU.
+ */
+const DEFERRED_START_MAX_MS = 500;
 
 /** Options read from the page URL (`?seed=1&paused=1&speed=10`). */
 export interface StartOptions {
@@ -73,7 +83,9 @@ function adoptEarlyWorker(): Worker | undefined {
 
 /** Connect `store` to a new worker. Returns a function that stops it. */
 export function connectWorker(store: SimStore, opts: StartOptions): () => void {
-  let worker: Worker;
+  let worker: Worker | undefined;
+  /** Messages sent before the worker was started (the boot view defers its start by a frame). */
+  let beforeStart: ToWorker[] | undefined = [];
   let awaitingSnapshot = false;
   const journal = new Journal();
   /** A restore is running (until `restored`): why, and the input dropped before it. */
@@ -82,7 +94,7 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
   let lastHeard = performance.now();
   let pingId = 0;
 
-  const post = (msg: ToWorker) => worker.postMessage(msg);
+  const post = (msg: ToWorker) => (worker ? worker.postMessage(msg) : beforeStart?.push(msg));
   const send = (msg: ToWorker) => {
     if (msg.type === 'reset' && opts.debug) msg = { ...msg, debug: true };
     journal.sent(msg);
@@ -94,6 +106,8 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
   const receive = (msg: FromWorker) => {
     const s = store.getState();
     lastHeard = performance.now();
+    // For `npm run bench` (ui.live_ms): when the worker's cluster first runs (booted, in the store).
+    if ((msg.type === 'snapshot' || msg.type === 'diff') && msg.run && !msg.run.booting && !performance.getEntriesByName('sim-live').length) performance.mark('sim-live');
     switch (msg.type) {
       case 'journal':
         journal.received(msg);
@@ -103,7 +117,7 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
         break;
       case 'snapshot':
         // For `npm run bench` (ui.cold_start_ms): when the worker's first state arrived.
-        if (!s.connected) performance.mark('sim-first-snapshot');
+        if (!performance.getEntriesByName('sim-first-snapshot').length) performance.mark('sim-first-snapshot');
         journal.received(msg);
         awaitingSnapshot = false;
         s.applySnapshot(msg);
@@ -140,21 +154,25 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
   };
 
   const start = () => {
-    worker = adoptEarlyWorker() ?? new Worker(new URL('../../worker/sim.worker.ts', import.meta.url), { type: 'module', name: 'simulation' });
+    const w = adoptEarlyWorker() ?? new Worker(new URL('../../worker/sim.worker.ts', import.meta.url), { type: 'module', name: 'simulation' });
+    worker = w;
     lastHeard = performance.now();
-    worker.onmessage = (ev: MessageEvent<unknown>) => {
+    w.onmessage = (ev: MessageEvent<unknown>) => {
       if (isFromWorker(ev.data)) receive(ev.data);
       else store.getState().setError('the simulation sent a message this page does not understand');
     };
-    worker.onerror = (ev: ErrorEvent) => {
+    w.onerror = (ev: ErrorEvent) => {
       ev.preventDefault();
       crashed(ev.message || 'it could not start');
     };
+    const queued = beforeStart ?? [];
+    beforeStart = undefined;
+    for (const m of queued) w.postMessage(m);
   };
 
   /** The worker died or hung: replace it and replay the journal into the new one. */
   const crashed = (cause: string) => {
-    worker.terminate();
+    worker?.terminate();
     const now = performance.now();
     crashes.push(now);
     while (crashes.length && crashes[0] < now - 60_000) crashes.shift();
@@ -198,7 +216,24 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
     for (const m of again) send(m);
   };
 
-  start();
+  // The default cluster is drawn at once from the build's boot view while the worker boots it
+  // quietly (src/ui/state/bootView.ts); any other start shows the boot as it happens.
+  const view = bootViewFor(opts);
+  let cancelDeferredStart = () => {};
+  if (view && (window as { __simWorker?: Worker }).__simWorker === undefined) {
+    const go = () => {
+      cancelDeferredStart();
+      if (!worker) setTimeout(() => worker ?? start(), 0);
+    };
+    const timer = setTimeout(go, DEFERRED_START_MAX_MS);
+    window.addEventListener(FIRST_PODS_DRAWN_EVENT, go);
+    cancelDeferredStart = () => {
+      clearTimeout(timer);
+      window.removeEventListener(FIRST_PODS_DRAWN_EVENT, go);
+    };
+  } else {
+    start();
+  }
   // Liveness: a worker stuck in a loop never fails, it just stops answering.
   const watchdog = setInterval(() => {
     if (document.hidden || store.getState().recovery?.state === 'failed') {
@@ -236,13 +271,15 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
       window.history.replaceState(window.history.state, '', url);
     },
   );
-  send({ type: 'reset', seed: opts.seed, paused: opts.paused, ...(opts.cluster ? { cluster: opts.cluster } : {}), ...(opts.debug ? { debug: true } : {}) });
+  if (view && !store.getState().connected) store.getState().applySnapshot(view);
+  send({ type: 'reset', seed: opts.seed, paused: opts.paused, ...(opts.cluster ? { cluster: opts.cluster } : {}), ...(opts.debug ? { debug: true } : {}), ...(view ? { quiet: true } : {}) });
   if (opts.speed !== undefined) send({ type: 'speed', factor: opts.speed });
 
   return () => {
     unsubscribeSeed();
     clearInterval(watchdog);
-    worker.terminate();
+    cancelDeferredStart();
+    worker?.terminate();
     store.setState({ send: () => {} });
   };
 }

@@ -13,6 +13,7 @@ import { nodeTone, podTone, ToneIcon, TONE_WORDS } from './status';
 import { ActionMenu } from './ActionMenu';
 import { useRevealed } from './useRevealed';
 import { nodeActions } from './actions';
+import { FIRST_PODS_DRAWN_EVENT } from '../state/bridge';
 
 /** Strip the well-known prefixes from a taint key for the short summary. */
 function shortTaintKey(key: string): string {
@@ -232,8 +233,7 @@ function NamespaceFilter() {
   );
 }
 
-/** Window event sent once the first pods are on screen (what waits for the first paint listens to it). */
-export const FIRST_PODS_DRAWN_EVENT = 'playground:first-pods-drawn';
+export { FIRST_PODS_DRAWN_EVENT } from '../state/bridge';
 
 /** Marks the moment the first pods are on screen (`performance.getEntriesByName('first-pods-drawn')`). */
 function useFirstPodsMark(): void {

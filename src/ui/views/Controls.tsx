@@ -90,14 +90,19 @@ function ClusterClock() {
   const playing = useSim((s) => s.run.playing || s.run.fastForward !== undefined);
   const lagging = useSim((s) => s.run.lagging === true);
   const booting = useSim((s) => s.run.booting === true || !s.connected);
+  const starting = useSim((s) => s.run.starting === true);
   return (
     <div className="clock" title="Cluster time: virtual time inside the simulation (UTC)">
       <span className="control-label">Cluster time</span>
       <span className="clock-time" data-testid="cluster-time">
         {text}
       </span>
-      <span className={`clock-state${playing || booting ? ' is-running' : ''}`} data-testid="cluster-state">
-        {booting ? 'booting' : playing ? (lagging ? 'running (behind)' : 'running') : 'paused'}
+      <span
+        className={`clock-state${playing || booting ? ' is-running' : ''}`}
+        data-testid="cluster-state"
+        title={starting ? 'The cluster as its boot ends, drawn while the simulation boots it in the background; time runs once it has' : undefined}
+      >
+        {starting ? 'starting' : booting ? 'booting' : playing ? (lagging ? 'running (behind)' : 'running') : 'paused'}
       </span>
     </div>
   );

@@ -2,13 +2,19 @@
  * The timeline: who did what and why, newest first, in cluster time. Filter by text or by
  * component; click an entry to select the object it names.
  */
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { formatClock, type TraceItem } from '../../protocol/messages';
 import { simStore, useSim } from '../state/store';
 import { ToneIcon } from './status';
 
 /** Rows drawn at most (the rest stay in the store, reachable by filtering). */
 const MAX_ROWS = 300;
+/**
+ * Rows of the first render: the panel shows about a dozen; the rest (up to MAX_ROWS) join right
+ * after the first paint, so a page opening on a long timeline (the boot view's ~260 entries) does
+ * not build them all before it draws the cluster.
+ */
+const FIRST_ROWS = 40;
 
 const Row = memo(function Row({ item, epochMs, related }: { item: TraceItem; epochMs: number; related: boolean }) {
   const obj = item.object;
@@ -50,19 +56,30 @@ export function Timeline() {
   const filter = useSim((s) => s.traceFilter);
   const epochMs = useSim((s) => s.time.epochMs);
   const selectedName = useSim((s) => s.selected?.name);
+  const [rowLimit, setRowLimit] = useState(FIRST_ROWS);
+  useEffect(() => {
+    let timer = 0;
+    const frame = requestAnimationFrame(() => {
+      timer = window.setTimeout(() => setRowLimit(MAX_ROWS), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      window.clearTimeout(timer);
+    };
+  }, []);
 
   const components = useMemo(() => [...new Set(trace.map((t) => t.component))].sort(), [trace]);
   const rows = useMemo(() => {
     const text = filter.text.trim().toLowerCase();
     const out: TraceItem[] = [];
-    for (let i = trace.length - 1; i >= 0 && out.length < MAX_ROWS; i--) {
+    for (let i = trace.length - 1; i >= 0 && out.length < rowLimit; i--) {
       const t = trace[i];
       if (filter.component && t.component !== filter.component) continue;
       if (text && !`${t.component} ${t.message}`.toLowerCase().includes(text)) continue;
       out.push(t);
     }
     return out;
-  }, [trace, filter]);
+  }, [trace, filter, rowLimit]);
 
   return (
     <section className="panel timeline" aria-labelledby="timeline-title">
