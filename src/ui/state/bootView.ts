@@ -12,7 +12,14 @@ import type { FromWorker } from '../../protocol/messages';
 import { PROTOCOL_VERSION } from '../../protocol/messages';
 import type { BootView } from '../../worker/bootview';
 import bootView from './boot-view.json';
-import type { StartOptions } from './bridge';
+
+/** The start options the boot view depends on (src/ui/state/bridge.ts `StartOptions` has them). */
+export interface BootViewOptions {
+  seed: number;
+  paused: boolean;
+  speed?: number;
+  cluster?: 'booted' | 'test';
+}
 
 type Snapshot = Extract<FromWorker, { type: 'snapshot' }>;
 
@@ -21,7 +28,7 @@ type Snapshot = Extract<FromWorker, { type: 'snapshot' }>;
  * they ask for its cluster (the kind cluster of its seed; not `?cluster=test`), else undefined.
  * `run` is the view's with `playing`/`speed` as asked and `booting` + `starting` set.
  */
-export function bootViewFor(opts: StartOptions): Snapshot | undefined {
+export function bootViewFor(opts: BootViewOptions): Snapshot | undefined {
   const view = bootView as unknown as BootView;
   if (view.protocol !== PROTOCOL_VERSION || opts.seed !== view.seed || (opts.cluster ?? 'booted') !== 'booted') return undefined;
   const snap = view.snapshot;
