@@ -35,7 +35,7 @@ export const FIRST_PODS_DRAWN_EVENT = 'playground:first-pods-drawn';
  * many wall ms if they never are (another view open): its download and compile then do not
  * compete with the page's first paint for the network and the CPU.
  */
-const DEFERRED_START_MAX_MS = 500;
+const DEFERRED_START_MAX_MS = 3000;
 
 /** Options read from the page URL (`?seed=1&paused=1&speed=10`). */
 export interface StartOptions {
@@ -223,7 +223,8 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
   if (view && (window as { __simWorker?: Worker }).__simWorker === undefined) {
     const go = () => {
       cancelDeferredStart();
-      if (!worker) setTimeout(() => worker ?? start(), 0);
+      // The next frame, then a task: the frame that shows the pods has been painted by then.
+      if (!worker) requestAnimationFrame(() => setTimeout(() => worker ?? start(), 0));
     };
     const timer = setTimeout(go, DEFERRED_START_MAX_MS);
     window.addEventListener(FIRST_PODS_DRAWN_EVENT, go);
