@@ -50,6 +50,7 @@ describe('the boot view (src/ui/state/boot-view.json)', () => {
     const h = new SimHost({ env: wall.env, post: (m) => msgs.push(m), makeCluster: (seed) => newHostBootedCluster(seed) });
     h.handle({ type: 'reset', seed: 1, paused: true, quiet: true });
     h.handle({ type: 'shell', line: 'kubectl get pods -n bookshop --no-headers', id: 7 });
+    h.handle({ type: 'complete', id: 3, line: 'kubectl get pods -n books', cursor: 25 });
     h.handle({ type: 'supervision', on: true });
     expect(msgs.filter((m) => m.type !== 'journal' && m.type !== 'pong')).toEqual([]);
     for (let i = 0; i < 200 && !msgs.some((m) => m.type === 'snapshot'); i++) wall.next();
@@ -64,6 +65,9 @@ describe('the boot view (src/ui/state/boot-view.json)', () => {
       await new Promise((r) => setTimeout(r, 20));
       wall.advance(100);
     }
+    const completion = msgs.find((m) => m.type === 'completions');
+    expect(completion).toMatchObject({ id: 3, candidates: ['bookshop'] });
+    expect(msgs.indexOf(completion!)).toBeGreaterThan(first);
     const out = msgs.filter((m): m is Extract<FromWorker, { type: 'shellOutput' }> => m.type === 'shellOutput' && m.id === 7).map((m) => m.text).join('');
     expect(out).toMatch(/^catalog-\S+\s+1\/1\s+Running\s+0/m);
     expect(out).toMatch(/^postgres-\S+\s+1\/1\s+Running/m);

@@ -120,6 +120,8 @@ export class SimHost {
    * (no snapshot, diffs, supervision trees; shell lines wait) until the boot is over.
    */
   private quiet = false;
+  /** Edits and completions that arrived during a quiet boot or before the shell's code (handled then, in order). */
+  private afterQuiet: ToWorker[] = [];
 
   constructor(private readonly opts: SimHostOptions) {
     const post = opts.post;
@@ -149,6 +151,14 @@ export class SimHost {
     }
     if (this.queued) {
       this.queued.push(msg);
+      return;
+    }
+    // During a quiet boot the page shows the booted cluster: an edit or a completion is for that
+    // cluster, so it waits for the boot's end (lines wait in the line queue the same way); a
+    // completion also waits for the shell's code (which knows the words).
+    if ((this.quiet && (msg.type === 'edit' || msg.type === 'complete')) || (msg.type === 'complete' && !this.shellReady && this.cluster)) {
+      this.afterQuiet.push(msg);
+      if (msg.type === 'complete') this.wantShell();
       return;
     }
     if (msg.type === 'restore') {
@@ -254,6 +264,7 @@ export class SimHost {
   private reset(seed: number, paused: boolean, kind: ClusterKind, quiet = false): void {
     this.kind = kind;
     this.quiet = false;
+    this.afterQuiet = [];
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     if (this.timer !== undefined) this.opts.env.clearTimeout(this.timer);
@@ -282,6 +293,7 @@ export class SimHost {
         if (this.cluster !== cluster || this.shellReady) return;
         this.shellReady = true;
         this.startLines();
+        this.handleWaiting();
         this.requestFlush();
         this.schedule();
       };
@@ -578,6 +590,15 @@ export class SimHost {
     this.sendSnapshot();
     this.postSupervision(true);
     this.startLines();
+    this.handleWaiting();
+  }
+
+  /** Handle the edits and completions that waited (see `afterQuiet`), once nothing holds them. */
+  private handleWaiting(): void {
+    if (this.quiet || !this.shellReady) return;
+    const waiting = this.afterQuiet;
+    this.afterQuiet = [];
+    for (const m of waiting) this.handle(m);
   }
 
   // ------------------------------------------------------------------------------ messages

@@ -223,8 +223,9 @@ export function connectWorker(store: SimStore, opts: StartOptions): () => void {
   if (view && (window as { __simWorker?: Worker }).__simWorker === undefined) {
     const go = () => {
       cancelDeferredStart();
-      // The next frame, then a task: the frame that shows the pods has been painted by then.
-      if (!worker) requestAnimationFrame(() => setTimeout(() => worker ?? start(), 0));
+      // In the frame that paints the pods (an animation-frame callback runs as the frame starts):
+      // `new Worker` costs the main thread nothing; the download and compile run beside it.
+      if (!worker) requestAnimationFrame(() => worker ?? start());
     };
     const timer = setTimeout(go, DEFERRED_START_MAX_MS);
     window.addEventListener(FIRST_PODS_DRAWN_EVENT, go);
