@@ -82,6 +82,14 @@ export interface ShellEnvironment {
   readonly pid?: number;
   /** Where `which` finds a command (`/usr/bin/systemctl`); undefined: `/usr/bin/NAME`. */
   readonly paths?: Record<string, string>;
+  /**
+   * Lines typed here go whole to this environment, not through the playground's parser: a
+   * container's own shell attached by `kubectl exec -it POD -- sh`
+   * (src/shell/kubectl/container-session.ts). `exit [N]` leaves it (N, else the last status).
+   */
+  runLine?(line: string, io: CommandIO): number | Pending;
+  /** What is printed (stderr) when `exit N` leaves a `runLine` environment. */
+  sessionExit?(code: number): string;
 }
 
 /** What commands may ask of the shell they run in (via `sessionOf(ctx)`). */
@@ -249,6 +257,7 @@ export class Shell {
   private *runTop(line: string, top: { env: ShellEnvironment; frame: Frame }, run: Run): Gen {
     const frame = top.frame;
     const io: Io = { stdin: '', out: run.sink('stdout'), err: run.sink('stderr') };
+    if (top.env.runLine && this.stack.length > 1) return yield* this.runAttached(line, top, run, io);
     let script: Script;
     try {
       script = parseScript(line);
@@ -277,6 +286,34 @@ export class Shell {
       return code;
     }
     return status;
+  }
+
+  /** A line typed in an environment that reads its own lines (`runLine`: an attached container shell). */
+  private *runAttached(line: string, top: { env: ShellEnvironment; frame: Frame }, run: Run, io: Io): Gen {
+    const frame = top.frame;
+    const exit = /^\s*exit(?:\s+(\d+))?\s*;?\s*$/.exec(line);
+    if (exit) {
+      const code = exit[1] !== undefined ? Number(exit[1]) % 256 : frame.status;
+      io.err.write(top.env.sessionExit?.(code) ?? '');
+      if (this.stack[this.stack.length - 1] === top) this.stack.pop();
+      this.stack[this.stack.length - 1].frame.status = code;
+      return code;
+    }
+    const cio: CommandIO = { stdout: (t) => io.out.write(t), stderr: (t) => io.err.write(t), stdin: '' };
+    let r: number | Pending;
+    try {
+      r = top.env.runLine!(line, cio);
+    } catch (e) {
+      io.err.write(`${(e as Error).message}\n`);
+      frame.status = 1;
+      return 1;
+    }
+    try {
+      frame.status = typeof r === 'number' ? r : yield* awaitPending(r, io, top.env.name);
+    } finally {
+      frame.status = run.interrupted ? 130 : frame.status;
+    }
+    return frame.status;
   }
 
   // -------------------------------------------------------------------------------------------

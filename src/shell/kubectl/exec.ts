@@ -13,6 +13,8 @@ import { discover, fail, usageError, CmdError, pollUntil, type Env } from './env
 import { isNodeAccessError, type ExecResult } from './node-access';
 import type { Pending } from '../types';
 import { containerFor, podFor } from './logs';
+import { sessionOf } from '../shell';
+import { attachContainerShell, SESSION_SHELLS } from './container-session';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -42,6 +44,12 @@ export function exec(env: Env): number | Pending {
   if (!cs?.state?.running) throw fail(`unable to upgrade connection: container not found ("${container}")`);
   const na = env.options.nodeAccess;
   if (!na) throw fail(NO_EXEC_ACCESS);
+  // `-it -- sh`: the container's shell becomes the terminal's environment from the next line on.
+  const session = sessionOf(env.ctx);
+  const shell = command.length === 1 ? command[0].slice(command[0].lastIndexOf('/') + 1) : '';
+  if (session && env.flags.bool('stdin') && env.flags.bool('tty') && SESSION_SHELLS.has(shell) && !env.io.stdin) {
+    if (attachContainerShell(env, na, pod.metadata.namespace, pod.metadata.name, pod.metadata.uid, container, shell, (e) => session.enter(e))) return 0;
+  }
   const r = na.exec(pod.metadata.namespace, pod.metadata.name, container, command, env.flags.bool('stdin') ? env.io.stdin : undefined);
   if (isNodeAccessError(r)) throw new CmdError(r.error.startsWith('error: ') ? r.error : `error: ${r.error}`);
   if ('running' in r) {
