@@ -156,3 +156,25 @@ test('a here-document pasted whole is applied as one input', async ({ page }) =>
   await page.keyboard.press('ArrowUp');
   await expect.poll(() => terminalText(page)).toBe('$ kubectl apply -f - <<EOF');
 });
+
+test('kubectl exec -it into a catalog pod: the prompt is the container shell until exit', async ({ page }, testInfo) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/?seed=1&paused=1');
+  await expect(page.getByTestId('cluster-state')).toHaveText('paused', { timeout: 60_000 });
+  const xterm = page.getByRole('region', { name: 'Terminal' }).locator('.xterm');
+  await expect(xterm).toBeVisible();
+  await xterm.click();
+  await expect.poll(() => promptNow(page)).toBe('$ ');
+  const pod = (await run(page, 'kubectl get pods -n bookshop -l app=catalog -o name')).trim().split('\n')[0].replace('pod/', '').trim();
+  await typeLine(page, `kubectl exec -it -n bookshop ${pod} -- sh`);
+  // Alpine's ash as the image's non-root user.
+  await expect.poll(() => promptNow(page)).toBe('/ $ ');
+  await typeLine(page, 'hostname');
+  await expect.poll(() => after(page, '/ $ hostname')).toContain(pod);
+  await typeLine(page, 'cd /tmp');
+  await expect.poll(() => promptNow(page)).toBe('/tmp $ ');
+  await page.screenshot({ path: testInfo.outputPath('terminal-exec-it-1280.png') });
+  await typeLine(page, 'exit');
+  await expect.poll(() => promptNow(page)).toBe('$ ');
+});
