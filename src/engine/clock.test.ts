@@ -47,6 +47,70 @@ describe('Clock', () => {
     expect(r.now).toBeLessThanOrEqual(60_000);
   });
 
+  it('every runs the same events, in the same order, as a callback that re-schedules itself', () => {
+    // One scenario, two ways of writing its periodic loops: a self-rescheduling callback, and
+    // `every`. Other events land on the same milliseconds before and after each tick.
+    const scenario = (useEvery: boolean) => {
+      const c = new Clock();
+      const seen: string[] = [];
+      const periodic = (name: string, ms: number, body: () => void): { cancel(): void } => {
+        if (useEvery) return c.every(ms, body, { label: name });
+        let stopped = false;
+        let t = c.schedule(ms, function tick() {
+          body();
+          if (!stopped) t = c.schedule(ms, tick, { background: true });
+        }, { background: true });
+        return {
+          cancel: () => {
+            stopped = true;
+            t.cancel();
+          },
+        };
+      };
+      c.schedule(1000, () => seen.push(`before@${c.now()}`));
+      let n = 0;
+      const a = periodic('a', 1000, () => {
+        seen.push(`a@${c.now()}`);
+        // Work scheduled by a tick at the time of its next tick comes after that next tick.
+        c.schedule(1000, () => seen.push(`a-work@${c.now()}`));
+        if (++n === 4) a.cancel();
+      });
+      periodic('b', 500, () => {
+        seen.push(`b@${c.now()}`);
+        if (c.now() === 1500) c.schedule(500, () => seen.push(`b-work@${c.now()}`));
+      });
+      c.schedule(2000, () => seen.push(`after@${c.now()}`));
+      const steps: number[] = [];
+      while (c.now() < 5000 && c.step()) steps.push(c.now());
+      return { seen, steps, executed: c.executed, pending: c.pending(), peek: c.peekTime() };
+    };
+    const plain = scenario(false);
+    expect(scenario(true)).toEqual(plain);
+    // Work a tick schedules for the time of its next tick runs before that tick.
+    expect(plain.seen.slice(0, 11)).toEqual(['b@500', 'before@1000', 'a@1000', 'b@1000', 'b@1500', 'after@2000', 'a-work@2000', 'a@2000', 'b-work@2000', 'b@2000', 'b@2500']);
+  });
+
+  it('every stops when cancelled from inside its callback or when the callback throws', () => {
+    const c = new Clock();
+    let runs = 0;
+    const t = c.every(100, () => {
+      runs++;
+      if (runs === 3) t.cancel();
+    });
+    c.runUntil(1000);
+    expect(runs).toBe(3);
+    let bad = 0;
+    c.every(100, () => {
+      bad++;
+      throw new Error('engine bug');
+    });
+    expect(() => c.runUntil(2000)).toThrow('engine bug');
+    c.runUntil(3000);
+    expect(bad).toBe(1);
+    expect(c.pending()).toBe(0);
+    expect(() => c.every(0, () => {})).toThrow(RangeError);
+  });
+
   it('prints RFC 3339 timestamps without Date', () => {
     expect(formatRfc3339(0)).toBe('1970-01-01T00:00:00Z');
     expect(formatRfc3339(951782400000)).toBe('2000-02-29T00:00:00Z');

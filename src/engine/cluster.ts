@@ -38,6 +38,7 @@ import { ImageRegistry } from './node/registry';
 import { ProgramRegistry } from './node/programs';
 import type { CommandResult } from './node/journal';
 import type { ExecResult, Pending } from './node/runtime';
+import type { ContainerAttach } from './node/stdin';
 import { nodeApiClient, type NodeApiClient } from './node/kubelet/client';
 import { parseKindConfig, kindNodes, type KindClusterConfig } from './cluster/kindconfig';
 import { DEFAULT_KIND_CONFIG, DEFAULT_KUBERNETES_VERSION } from './cluster/defaults';
@@ -186,6 +187,8 @@ export interface Cluster {
   containerLogs(namespace: string, pod: string, container?: string, previous?: boolean, opts?: { timestamps?: boolean; tailLines?: number; sinceSeconds?: number }): string[];
   /** `kubectl exec` (no TTY) through kube-apiserver to the pod's kubelet. */
   execInPod(namespace: string, pod: string, container: string, argv: string[]): Pending<ExecResult>;
+  /** `kubectl attach` / `run -i -t`: the container's stdin and output through the pod's kubelet (errors as `execInPod`). */
+  attachPod(namespace: string, pod: string, container: string): ContainerAttach;
   /** `make deploy` again (namespace, Secret, `kubectl apply -k manifests/bookshop`): kubectl's output lines. */
   deployBookshop(): string[];
   /**
@@ -498,6 +501,11 @@ export function createCluster(opts: CreateClusterOptions): Cluster {
       const n = podNode(api, ns, pod, nodes);
       reachKubelet(cluster, n, undefined);
       return n.kubelet.exec(ns, pod, container, argv);
+    },
+    attachPod(ns, pod, container) {
+      const n = podNode(api, ns, pod, nodes);
+      reachKubelet(cluster, n, undefined);
+      return n.kubelet.attach(ns, pod, container);
     },
     deployBookshop: () => deployBookshop(api),
     componentStatuses() {

@@ -51,6 +51,25 @@ function scale10(mantissa: number, e: number): number {
  * `QUANTITY_SUFFIX_ERROR` for a well-formed but unknown suffix (`1K`, `5mi`).
  */
 export function parseQuantityFull(s: string | number): ParsedQuantity {
+  if (typeof s !== 'string') return parseQuantityUncached(s);
+  // Memoised by string (performance only: a pure function; every kubelet admission and pod
+  // validation parses the same few quantities). Invalid strings are not kept: they throw anew.
+  let q = parsedQuantities.get(s);
+  if (q === undefined) {
+    q = parseQuantityUncached(s);
+    if (parsedQuantities.size >= PARSED_QUANTITIES_MAX) parsedQuantities.clear();
+    parsedQuantities.set(s, q);
+  }
+  return { value: q.value, format: q.format };
+}
+
+/** Valid quantity strings parsed so far (see `parseQuantityFull`). */
+const parsedQuantities = new Map<string, ParsedQuantity>();
+/** Most entries kept in `parsedQuantities` (cleared when full). */
+const PARSED_QUANTITIES_MAX = 4096;
+
+/** `parseQuantityFull` without the memo. */
+function parseQuantityUncached(s: string | number): ParsedQuantity {
   if (typeof s === 'number') {
     if (!Number.isFinite(s)) throw errors.badRequest(QUANTITY_FORMAT_ERROR);
     return { value: s, format: 'DecimalSI' };

@@ -78,3 +78,44 @@ describe('pod watches by spec.nodeName', () => {
     expect(log).toEqual(['new ADDED a']);
   });
 });
+
+describe('watches by metadata.name (the kubelet watches its own Node)', () => {
+  function node(name: string): KubeObject {
+    return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } } };
+  }
+
+  it('a name watch sees only its object, in the same order as without the index', () => {
+    const clock = new Clock();
+    const api = new ApiServer(clock, new Rng(1));
+    const log: string[] = [];
+    const watch = (who: string, fieldSelector?: string): void => {
+      api.watch('nodes', { fieldSelector }, (ev) => log.push(`${who} ${ev.type} ${ev.object.metadata.name}`));
+    };
+    watch('w1', 'metadata.name=w1');
+    watch('all');
+    watch('not-w1', 'metadata.name!=w1');
+    watch('w2', 'metadata.name=w2');
+    watch('w1-again', 'metadata.name==w1');
+    api.create(node('w1'));
+    api.create(node('w2'));
+    clock.advance(10);
+    api.patch('nodes', undefined, 'w1', 'merge', { metadata: { labels: { role: 'worker' } } });
+    api.delete('nodes', undefined, 'w2');
+    clock.advance(10);
+    // Each watch's batch is delivered in the order the watches first got an event.
+    expect(log).toEqual([
+      'w1 ADDED w1',
+      'all ADDED w1',
+      'all ADDED w2',
+      'w1-again ADDED w1',
+      'not-w1 ADDED w2',
+      'w2 ADDED w2',
+      'w1 MODIFIED w1',
+      'all MODIFIED w1',
+      'all DELETED w2',
+      'w1-again MODIFIED w1',
+      'not-w1 DELETED w2',
+      'w2 DELETED w2',
+    ]);
+  });
+});

@@ -420,7 +420,7 @@ export class EventRecorder {
         try {
           // client-go sends a strategic merge patch; for these three scalar fields a JSON merge
           // patch is the same document.
-          stored = this.api.patch('events', ns, event.metadata.name!, 'merge', patch, { fieldManager: this.component });
+          stored = this.api.patch('events', ns, event.metadata.name!, 'merge', patch, { fieldManager: this.component, sharedResult: true });
         } catch (e) {
           if (!(e instanceof ApiError && e.code === 404)) throw e;
         }
@@ -430,7 +430,7 @@ export class EventRecorder {
         delete body.metadata.resourceVersion;
         for (let i = 0; ; i++) {
           try {
-            stored = this.api.create(body, { fieldManager: this.component });
+            stored = this.api.create(body, { fieldManager: this.component, sharedResult: true });
             break;
           } catch (e) {
             if (!(e instanceof ApiError && e.code === 409 && e.reason === 'AlreadyExists' && i < 64 && event.count === 1)) throw e;

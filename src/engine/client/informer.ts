@@ -687,7 +687,7 @@ export class SharedInformerFactory {
 
   constructor(opts: SharedInformerFactoryOptions) {
     this.name = opts.name;
-    this.probeOpts = { label: `${this.name}: watch probe`, background: true };
+    this.probeOpts = { label: `${this.name}: watch probe` };
     this.deps = {
       api: opts.api,
       clock: opts.clock,
@@ -754,14 +754,15 @@ export class SharedInformerFactory {
   }
 
   private scheduleProbe(): void {
-    this.probe = this.deps.clock.schedule(this.watchProbeMs, this.probeTick, this.probeOpts);
+    // A recurring clock event: the same ticks as re-scheduling after each one, without a new
+    // event per second per process (performance only).
+    this.probe = this.deps.clock.every(this.watchProbeMs, this.probeTick, this.probeOpts);
   }
 
   /** `api.watchesEnded` at the last look: a watch can only have ended silently if it changed since. */
   private seenWatchEnds: number | undefined = -1;
-  private readonly probeOpts: { label: string; background: boolean };
+  private readonly probeOpts: { label: string };
   private readonly probeTick = (): void => {
-    this.probe = undefined;
     if (this.stopped) return;
     // A watch's `stopped` turns true only when the API server ends it (performance only: the
     // idle cluster runs this every second in every process).
@@ -770,6 +771,5 @@ export class SharedInformerFactory {
       this.seenWatchEnds = ended;
       for (const inf of [...this.informers.values()]) inf.checkWatch();
     }
-    if (!this.stopped) this.scheduleProbe();
   };
 }

@@ -26,6 +26,7 @@
  * Units: virtual ms.
  */
 import { Rng } from '../clock';
+import { flattenString } from '../strings';
 import type { ClusterNetwork, Containerd, NetSource } from '../node/runtime';
 import type { Machine } from '../node/machine';
 import type { DialOutcome } from '../node/programs';
@@ -74,16 +75,40 @@ export const CLUSTER_DOMAIN = 'cluster.local';
 export const NDOTS = 5;
 
 function ipToNum(ip: string): number {
-  return ip.split('.').reduce((a, o) => a * 256 + Number(o), 0);
+  // Dotted digits parsed in place (every packet asks; performance only); anything else as before.
+  let a = 0;
+  let o = 0;
+  let digits = 0;
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      o = o * 10 + (c - 48);
+      digits++;
+    } else if (c === 46 && digits > 0) {
+      a = a * 256 + o;
+      o = 0;
+      digits = 0;
+    } else return ip.split('.').reduce((x, p) => x * 256 + Number(p), 0);
+  }
+  if (digits === 0) return ip.split('.').reduce((x, p) => x * 256 + Number(p), 0);
+  return a * 256 + o;
 }
+
+/** Parsed CIDRs: [first address, size] (a cluster has a handful; performance only). */
+const CIDR_CACHE = new Map<string, readonly [number, number]>();
 
 /** True when `ip` is inside `cidr`. */
 export function cidrContains(cidr: string, ip: string): boolean {
-  const [base, bits] = cidr.split('/');
-  const size = 2 ** (32 - Number(bits));
-  const b = ipToNum(base);
+  let parsed = CIDR_CACHE.get(cidr);
+  if (!parsed) {
+    const [base, bits] = cidr.split('/');
+    const size = 2 ** (32 - Number(bits));
+    const b = ipToNum(base);
+    parsed = [b - (b % size), size];
+    if (CIDR_CACHE.size < 4096) CIDR_CACHE.set(cidr, parsed);
+  }
   const n = ipToNum(ip);
-  return n >= b - (b % size) && n < b - (b % size) + size;
+  return n >= parsed[0] && n < parsed[0] + parsed[1];
 }
 
 /** An empty rules table. */
@@ -160,10 +185,44 @@ export class ClusterDataPlane implements ClusterNetwork {
   }
 
   /** Rule lookup on `src` for a ClusterIP (`ip:port`), or a NodePort when `ip` is a node's IP. */
+  /** `ip:port/proto` rule keys already built, by ip, proto and port (performance only: see `ruleKey`). */
+  private readonly ruleKeys = new Map<string, Map<string, Map<number, string>>>();
+
+  /**
+   * The Service rule key `ip:port/proto`, the same flat string for the same rule each time: no
+   * new string to build and hash per packet (a DNS query or a dial looks one up).
+   */
+  private ruleKey(ip: string, port: number, proto: string): string {
+    let byProto = this.ruleKeys.get(ip);
+    if (!byProto) {
+      if (this.ruleKeys.size >= 4096) this.ruleKeys.clear();
+      byProto = new Map();
+      this.ruleKeys.set(ip, byProto);
+    }
+    let byPort = byProto.get(proto);
+    if (!byPort) {
+      byPort = new Map();
+      byProto.set(proto, byPort);
+    }
+    let key = byPort.get(port);
+    if (key === undefined) {
+      if (byPort.size >= 4096) byPort.clear();
+      key = flattenString(`${ip}:${port}/${proto}`);
+      byPort.set(port, key);
+    }
+    return key;
+  }
+
   private translate(src: NetNode, ip: string, port: number, proto: string): { eps: RuleEndpoint[]; via: NetNode } | 'no-rule' {
-    const svc = this.rulesByNode.get(src.name)?.services.get(`${ip}:${port}/${proto}`);
+    const svc = this.rulesByNode.get(src.name)?.services.get(this.ruleKey(ip, port, proto));
     if (svc) return { eps: svc, via: src };
-    const node = [...this.nodes.values()].find((n) => n.nodeIP === ip);
+    let node: NetNode | undefined;
+    for (const n of this.nodes.values()) {
+      if (n.nodeIP === ip) {
+        node = n;
+        break;
+      }
+    }
     if (node) {
       const np = this.rulesByNode.get(node.name)?.nodePorts.get(`${port}/${proto}`);
       if (np) return { eps: np, via: node };
@@ -239,19 +298,37 @@ export class ClusterDataPlane implements ClusterNetwork {
     const src = this.nodes.get(from.nodeName);
     if (!src) return undefined;
     const server = this.dnsServerFor(src);
-    const absolute = name.endsWith('.');
-    const bare = absolute ? name.slice(0, -1) : name;
-    const search = [`${from.namespace}.svc.${CLUSTER_DOMAIN}`, `svc.${CLUSTER_DOMAIN}`, CLUSTER_DOMAIN];
-    const dots = bare.split('.').length - 1;
-    const candidates = absolute ? [bare] : dots >= NDOTS ? [bare, ...search.map((s) => `${bare}.${s}`)] : [...search.map((s) => `${bare}.${s}`), bare];
+    const candidates = this.queryNames(from.namespace, name);
     if (!server) return null;
     let forwarded = false;
     for (const fqdn of candidates) {
-      const a = server.answer(fqdn.toLowerCase());
+      const a = server.answer(fqdn);
       if (typeof a === 'string') return a;
       if (a === undefined) forwarded = true;
     }
     return forwarded ? undefined : null;
+  }
+
+  /** `queryNames` answers by namespace and name (a pure function, kept: performance only). */
+  private readonly queryNamesMemo = new Map<string, readonly string[]>();
+
+  /**
+   * The names the pod's resolver asks for `name`, lowercased, in order: resolv.conf's search
+   * path (`<ns>.svc.cluster.local svc.cluster.local cluster.local`) with `ndots:5`.
+   */
+  private queryNames(namespace: string, name: string): readonly string[] {
+    const key = `${namespace}/${name}`;
+    let out = this.queryNamesMemo.get(key);
+    if (out) return out;
+    const absolute = name.endsWith('.');
+    const bare = absolute ? name.slice(0, -1) : name;
+    const search = [`${namespace}.svc.${CLUSTER_DOMAIN}`, `svc.${CLUSTER_DOMAIN}`, CLUSTER_DOMAIN];
+    const dots = bare.split('.').length - 1;
+    const candidates = absolute ? [bare] : dots >= NDOTS ? [bare, ...search.map((s) => `${bare}.${s}`)] : [...search.map((s) => `${bare}.${s}`), bare];
+    out = candidates.map((c) => c.toLowerCase());
+    if (this.queryNamesMemo.size >= 4096) this.queryNamesMemo.clear();
+    this.queryNamesMemo.set(key, out);
+    return out;
   }
 
   /** The CoreDNS instance the source node's rules send a query to, if the path works. */

@@ -375,13 +375,11 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
 
   /** `processTransitions`: the object starts being deleted with orphan / foregroundDeletion. */
   const processTransitions = (oldObj: KubeObject | undefined, obj: KubeObject, n: GraphNode) => {
-    const starts = (f: string) =>
-      !!obj.metadata.deletionTimestamp && hasFinalizer(obj, f) && (!oldObj || !oldObj.metadata.deletionTimestamp || !hasFinalizer(oldObj, f));
-    if (starts(FINALIZER_ORPHAN_DEPENDENTS)) {
+    if (startsDeletingWith(oldObj, obj, FINALIZER_ORPHAN_DEPENDENTS)) {
       attemptToOrphan.add(n.identity.uid);
       return;
     }
-    if (starts(FINALIZER_DELETE_DEPENDENTS)) {
+    if (startsDeletingWith(oldObj, obj, FINALIZER_DELETE_DEPENDENTS)) {
       n.deletingDependents = true;
       for (const dep of n.dependents) attemptToDelete.add(dep.identity.uid);
       attemptToDelete.add(n.identity.uid);
@@ -771,4 +769,9 @@ function referencesDiffs(
     }
   }
   return { added, removed: [...oldByUid.values()], changed };
+}
+
+/** `obj` is being deleted with finalizer `f` and `oldObj` was not (a transition `processTransitions` acts on). */
+function startsDeletingWith(oldObj: KubeObject | undefined, obj: KubeObject, f: string): boolean {
+  return !!obj.metadata.deletionTimestamp && hasFinalizer(obj, f) && (!oldObj || !oldObj.metadata.deletionTimestamp || !hasFinalizer(oldObj, f));
 }

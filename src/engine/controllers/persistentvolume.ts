@@ -304,37 +304,24 @@ export function newPersistentVolumeBinderController(ctx: ControllerContext): Con
 
   /** `updateClaimStatus`: phase, and access modes / capacity from the volume. */
   function updateClaimStatus(claim: KubeObject, phase: string, volume: KubeObject | undefined): KubeObject {
+    // What changes is decided on the cached claim; the copy is made only for a write (the real
+    // controller clones first; performance only: the claims resync every 15 s).
+    const cur = claim.status ?? {};
+    const phaseChanged = claim.status?.phase !== phase;
+    const dropAccessModes = !volume && cur.accessModes !== undefined;
+    const dropCapacity = !volume && cur.capacity !== undefined;
+    const setAccessModes = !!volume && JSON.stringify(cur.accessModes ?? null) !== JSON.stringify(volume.spec?.accessModes ?? null);
+    // Capacity is copied when the claim becomes Bound, not afterwards (a resize may differ on purpose).
+    const setCapacity =
+      !!volume && phaseChanged && (cur.capacity?.storage === undefined || storageOf(volume.spec?.capacity?.storage) !== storageOf(cur.capacity.storage));
+    if (!phaseChanged && !dropAccessModes && !dropCapacity && !setAccessModes && !setCapacity) return claim;
     const clone = deepCopy(claim);
     const st = (clone.status ??= {});
-    let dirty = false;
-    if (claim.status?.phase !== phase) {
-      st.phase = phase;
-      dirty = true;
-    }
-    if (!volume) {
-      if (st.accessModes !== undefined) {
-        delete st.accessModes;
-        dirty = true;
-      }
-      if (st.capacity !== undefined) {
-        delete st.capacity;
-        dirty = true;
-      }
-    } else {
-      if (JSON.stringify(st.accessModes ?? null) !== JSON.stringify(volume.spec?.accessModes ?? null)) {
-        st.accessModes = volume.spec?.accessModes;
-        dirty = true;
-      }
-      // Capacity is copied when the claim becomes Bound, not afterwards (a resize may differ on purpose).
-      if (claim.status?.phase !== phase) {
-        const cap = volume.spec?.capacity?.storage;
-        if (st.capacity?.storage === undefined || storageOf(cap) !== storageOf(st.capacity.storage)) {
-          st.capacity = { ...(volume.spec?.capacity ?? {}) };
-          dirty = true;
-        }
-      }
-    }
-    if (!dirty) return claim;
+    if (phaseChanged) st.phase = phase;
+    if (dropAccessModes) delete st.accessModes;
+    if (dropCapacity) delete st.capacity;
+    if (setAccessModes) st.accessModes = volume!.spec?.accessModes;
+    if (setCapacity) st.capacity = { ...(volume!.spec?.capacity ?? {}) };
     const updated = api.updateStatus(clone, fm);
     storeClaim(updated);
     if (claim.status?.phase !== phase) traceClaim(updated, `phase ${claim.status?.phase ?? '""'} -> ${phase}`);
@@ -372,10 +359,13 @@ export function newPersistentVolumeBinderController(ctx: ControllerContext): Con
   /** `GetBindVolumeToClaim` + `updateBindVolumeToClaim`: point the volume at the claim. */
   function bindVolumeToClaim(volume: KubeObject, claim: KubeObject): KubeObject {
     const setBoundByController = !isVolumeBoundToClaim(volume, claim);
-    const clone = deepCopy(volume);
-    let dirty = false;
     const ref = volume.spec?.claimRef;
-    if (!ref || ref.name !== claim.metadata.name || ref.namespace !== claim.metadata.namespace || ref.uid !== claim.metadata.uid) {
+    const setRef = !ref || ref.name !== claim.metadata.name || ref.namespace !== claim.metadata.namespace || ref.uid !== claim.metadata.uid;
+    const setAnnotation = setBoundByController && volume.metadata.annotations?.[ANN_BOUND_BY_CONTROLLER] === undefined;
+    // The copy is made only for a write (performance only, as in updateClaimStatus).
+    if (!setRef && !setAnnotation) return volume;
+    const clone = deepCopy(volume);
+    if (setRef) {
       clone.spec.claimRef = {
         kind: 'PersistentVolumeClaim',
         namespace: claim.metadata.namespace,
@@ -384,13 +374,8 @@ export function newPersistentVolumeBinderController(ctx: ControllerContext): Con
         apiVersion: 'v1',
         resourceVersion: claim.metadata.resourceVersion,
       };
-      dirty = true;
     }
-    if (setBoundByController && clone.metadata.annotations?.[ANN_BOUND_BY_CONTROLLER] === undefined) {
-      clone.metadata.annotations = { ...(clone.metadata.annotations ?? {}), [ANN_BOUND_BY_CONTROLLER]: 'yes' };
-      dirty = true;
-    }
-    if (!dirty) return volume;
+    if (setAnnotation) clone.metadata.annotations = { ...(clone.metadata.annotations ?? {}), [ANN_BOUND_BY_CONTROLLER]: 'yes' };
     const updated = api.update(clone, fm);
     storeVolume(updated);
     return updated;
@@ -398,19 +383,17 @@ export function newPersistentVolumeBinderController(ctx: ControllerContext): Con
 
   /** `bindClaimToVolume`: point the claim at the volume and mark the binding complete. */
   function bindClaimToVolume(claim: KubeObject, volume: KubeObject): KubeObject {
+    const setName = claim.spec?.volumeName !== volume.metadata.name;
+    const setCompleted = claim.metadata.annotations?.[ANN_BIND_COMPLETED] === undefined;
+    // The copy is made only for a write (performance only, as in updateClaimStatus).
+    if (!setName && !setCompleted) return claim;
     const clone = deepCopy(claim);
-    let dirty = false;
     const ann = (clone.metadata.annotations ??= {});
-    if (claim.spec?.volumeName !== volume.metadata.name) {
+    if (setName) {
       clone.spec.volumeName = volume.metadata.name;
       if (ann[ANN_BOUND_BY_CONTROLLER] === undefined) ann[ANN_BOUND_BY_CONTROLLER] = 'yes';
-      dirty = true;
     }
-    if (ann[ANN_BIND_COMPLETED] === undefined) {
-      ann[ANN_BIND_COMPLETED] = 'yes';
-      dirty = true;
-    }
-    if (!dirty) return claim;
+    if (setCompleted) ann[ANN_BIND_COMPLETED] = 'yes';
     const updated = api.update(clone, fm);
     storeClaim(updated);
     return updated;

@@ -51,8 +51,7 @@ export function newResourceQuotaController(ctx: ControllerContext): Controller {
         onDelete: (o: KubeObject) => enqueueNamespace(o.metadata.namespace),
         onUpdate: (old: KubeObject, cur: KubeObject) => {
           if (resource !== 'pods') return;
-          const terminal = (p: KubeObject) => p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
-          if (!terminal(old) && terminal(cur)) enqueueNamespace(cur.metadata.namespace);
+          if (!isTerminalPod(old) && isTerminalPod(cur)) enqueueNamespace(cur.metadata.namespace);
         },
       }),
     );
@@ -101,4 +100,9 @@ export function newResourceQuotaController(ctx: ControllerContext): Controller {
       workers.stop();
     },
   };
+}
+
+/** A pod in phase Succeeded or Failed (its usage no longer counts). */
+function isTerminalPod(p: KubeObject): boolean {
+  return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
 }

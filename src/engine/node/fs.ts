@@ -222,8 +222,12 @@ export class FileSystem {
    * sync; building an Error with its stack for each was the idle cluster's top cost).
    */
   private lookup(path: string, followLast: boolean): { node: FsNode; path: string } | { errno: Errno; path: string } {
-    return this.walk(path, followLast, { n: 0 });
+    this.hops.n = 0;
+    return this.walk(path, followLast, this.hops);
   }
+
+  /** The symlink count of the lookup in progress (one object reused: performance only; lookups do not nest). */
+  private readonly hops = { n: 0 };
 
   /** One step of `lookup` (a method, not a closure per lookup: performance only); `hops` counts symlinks followed. */
   private walk(p: string, follow: boolean, hops: { n: number }): { node: FsNode; path: string } | { errno: Errno; path: string } {
@@ -423,16 +427,7 @@ export class FileSystem {
     const r = this.tryResolve(path);
     if (r?.node.type !== 'dir') return undefined;
     const out = new Map<string, string>();
-    const visit = (node: DirNode, p: string): boolean => {
-      for (const [n, c] of node.children) {
-        const cp = p === '/' ? `/${n}` : `${p}/${n}`;
-        if (c.type === 'symlink') return false;
-        if (c.type === 'file') out.set(cp, c.content);
-        else if (!visit(c, cp)) return false;
-      }
-      return true;
-    };
-    return visit(r.node, normalizePath(path)) ? out : undefined;
+    return collectFiles(r.node, normalizePath(path), out) ? out : undefined;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -453,6 +448,31 @@ export class FileSystem {
   }
 
   private putFile(path: string, content: string, append: boolean, opts: WriteOptions): void {
+    // Fast path (performance only): the parent resolves to a directory whose entry is absent or a
+    // regular file; one walk instead of three, with the same result and events as below.
+    const norm = normalizePath(path);
+    const slash = norm.lastIndexOf('/');
+    if (slash >= 0 && norm.length > 1) {
+      const pr = this.lookup(slash === 0 ? '/' : norm.slice(0, slash), true);
+      if (!('errno' in pr) && pr.node.type === 'dir') {
+        const name = norm.slice(slash + 1);
+        const child = pr.node.children.get(name);
+        const full = pr.path === '/' ? `/${name}` : `${pr.path}/${name}`;
+        if (child === undefined) {
+          pr.node.children.set(name, { type: 'file', content, mode: opts.mode ?? 0o644, mtime: this.now() });
+          pr.node.mtime = this.now();
+          this.emit(full, 'create', false);
+          return;
+        }
+        if (child.type === 'file') {
+          child.content = append ? child.content + content : content;
+          delete child.sizeOverride;
+          child.mtime = this.now();
+          this.emit(full, 'modify', false);
+          return;
+        }
+      }
+    }
     const fail = (code: Errno): FsError =>
       new FsError(code, normalizePath(path), `sh: 1: cannot create ${path}: ${code === 'ENOENT' ? 'Directory nonexistent' : ERRNO_TEXT[code]}`);
     // Follow a final symlink to its target, as open(2) does.
@@ -534,15 +554,33 @@ export class FileSystem {
    */
   mkdir(path: string, opts: { parents?: boolean; mode?: number } = {}): void {
     const norm = normalizePath(path);
-    const msg = (code: Errno): string => `mkdir: cannot create directory ${shellQuote(path)}: ${ERRNO_TEXT[code]}`;
     if (opts.parents) {
       const parts = norm === '/' ? [] : norm.slice(1).split('/');
       let cur = '';
+      // Performance only: while every component so far is a plain directory, step down from
+      // the last one instead of resolving each prefix from the root (same nodes and events).
+      let at: DirNode | undefined = this.root;
       for (const part of parts) {
         cur = `${cur}/${part}`;
+        if (at) {
+          const child: FsNode | undefined = at.children.get(part);
+          if (child?.type === 'dir') {
+            at = child;
+            continue;
+          }
+          if (child === undefined) {
+            const made: DirNode = { type: 'dir', mode: opts.mode ?? 0o755, mtime: this.now(), children: new Map() };
+            at.children.set(part, made);
+            at.mtime = this.now();
+            this.emit(cur, 'create', true);
+            at = made;
+            continue;
+          }
+          at = undefined; // a symlink or a file: resolve as below from here on
+        }
         const r = this.tryResolve(cur);
         if (r) {
-          if (r.node.type !== 'dir') throw new FsError('EEXIST', cur, msg(r.node.type === 'file' ? 'EEXIST' : 'ENOTDIR'));
+          if (r.node.type !== 'dir') throw new FsError('EEXIST', cur, mkdirMessage(path, r.node.type === 'file' ? 'EEXIST' : 'ENOTDIR'));
           continue;
         }
         const p = this.parentOf(cur);
@@ -552,12 +590,12 @@ export class FileSystem {
       }
       return;
     }
-    if (this.tryResolve(norm, false)) throw new FsError('EEXIST', norm, msg('EEXIST'));
+    if (this.tryResolve(norm, false)) throw new FsError('EEXIST', norm, mkdirMessage(path, 'EEXIST'));
     let p: { dir: DirNode; dirPath: string; name: string };
     try {
       p = this.parentOf(norm);
     } catch (e) {
-      throw this.reword(e, (x) => msg(x.code));
+      throw this.reword(e, (x) => mkdirMessage(path, x.code));
     }
     p.dir.children.set(p.name, { type: 'dir', mode: opts.mode ?? 0o755, mtime: this.now(), children: new Map() });
     p.dir.mtime = this.now();
@@ -803,6 +841,22 @@ export class FileSystem {
     }
     return { stdout: blocks.join('\n'), stderr, exitCode };
   }
+}
+
+/** The files under `node` (at path `p`) into `out` by path; false when the tree holds a symlink (see `filesUnder`). */
+function collectFiles(node: DirNode, p: string, out: Map<string, string>): boolean {
+  for (const [n, c] of node.children) {
+    const cp = p === '/' ? `/${n}` : `${p}/${n}`;
+    if (c.type === 'symlink') return false;
+    if (c.type === 'file') out.set(cp, c.content);
+    else if (!collectFiles(c, cp, out)) return false;
+  }
+  return true;
+}
+
+/** `mkdir`'s error text for `path`. */
+function mkdirMessage(path: string, code: Errno): string {
+  return `mkdir: cannot create directory ${shellQuote(path)}: ${ERRNO_TEXT[code]}`;
 }
 
 /** Join a directory and a name. */
@@ -1171,6 +1225,24 @@ export function base64(s: string): string {
 
 /** A deterministic stand-in PEM block (not a real certificate or key), seeded by its name. */
 export function fakePem(kind: 'CERTIFICATE' | 'RSA PRIVATE KEY' | 'PUBLIC KEY', seed: string): string {
+  // Memoised (performance only: a pure function; every node of a cluster holds the same CA).
+  const key = `${kind}\n${seed}`;
+  let pem = pemMemo.get(key);
+  if (pem === undefined) {
+    if (pemMemo.size >= PEM_MEMO_MAX) pemMemo.clear();
+    pem = computeFakePem(kind, seed);
+    pemMemo.set(key, pem);
+  }
+  return pem;
+}
+
+/** `fakePem` results by kind and seed (see `fakePem`). */
+const pemMemo = new Map<string, string>();
+/** Most entries kept in `pemMemo` (cleared when full). */
+const PEM_MEMO_MAX = 256;
+
+/** `fakePem` without the memo. */
+function computeFakePem(kind: 'CERTIFICATE' | 'RSA PRIVATE KEY' | 'PUBLIC KEY', seed: string): string {
   // FNV-1a seed, then a xorshift stream of base64 characters.
   let h = 0x811c9dc5;
   for (let i = 0; i < seed.length; i++) h = Math.imul(h ^ seed.charCodeAt(i), 0x01000193) >>> 0;
@@ -1192,6 +1264,15 @@ export function fakePem(kind: 'CERTIFICATE' | 'RSA PRIVATE KEY' | 'PUBLIC KEY', 
 }
 
 /** A kubeconfig as kubeadm writes it (embedded CA, a client certificate inline or by path). */
+/** The last CA and its base64 (performance only: every node's kubeconfigs embed the same CA). */
+let lastCa: { ca: string; b64: string } | undefined;
+
+/** `base64(ca)`, remembered for the last CA seen. */
+function caBase64(ca: string): string {
+  if (lastCa?.ca !== ca) lastCa = { ca, b64: base64(ca) };
+  return lastCa.b64;
+}
+
 function kubeconfig(o: { cluster: string; server: string; user: string; ca: string; clientCertPath?: string; certSeed?: string }): string {
   const ctx = `${o.user}@${o.cluster}`;
   const userBlock = o.clientCertPath
@@ -1201,7 +1282,7 @@ function kubeconfig(o: { cluster: string; server: string; user: string; ca: stri
     'apiVersion: v1\n' +
     'clusters:\n' +
     '- cluster:\n' +
-    `    certificate-authority-data: ${base64(o.ca)}\n` +
+    `    certificate-authority-data: ${caBase64(o.ca)}\n` +
     `    server: ${o.server}\n` +
     `  name: ${o.cluster}\n` +
     'contexts:\n' +

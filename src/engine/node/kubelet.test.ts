@@ -110,7 +110,8 @@ describe('kubelet: pods', () => {
     const ev = fx.eventsFor('web');
     expect(ev[0]).toBe('Pulling: Pulling image "nginx:1.27"');
     expect(ev[1]).toMatch(/^Pulled: Successfully pulled image "nginx:1\.27" in [\d.]+m?s \([\d.]+m?s including waiting\)\. Image size: \d+ bytes\.$/);
-    expect(ev.slice(2)).toEqual(['Created: Created container: nginx', 'Started: Started container nginx']);
+    // kubelet 1.35+ wording (PR #134043): the container is named by the event's fieldPath.
+    expect(ev.slice(2)).toEqual(['Created: Container created', 'Started: Container started']);
   });
 });
 

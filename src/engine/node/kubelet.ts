@@ -42,6 +42,7 @@ import { noTrace } from '../trace';
 import type { Machine } from './machine';
 import type { ProcessContext, Program, Signal } from './process';
 import type { Containerd, ExecResult, Pending } from './runtime';
+import type { ContainerAttach } from './stdin';
 import { CONTAINERD_VERSION, CriError } from './runtime';
 import type { KubeletConfig, KubeletFlags } from './kubelet/config';
 import { KubeletConfigError, defaultKubeletConfig, loadKubeletConfig, parseKubeletFlags } from './kubelet/config';
@@ -70,6 +71,9 @@ export const RUNTIME_CHECK_MS = 5000;
 export const RUNTIME_DOWN_THRESHOLD_MS = 30_000;
 /** Housekeeping period. Source: pkg/kubelet/kubelet.go (`housekeepingPeriod = time.Second * 2`). */
 export const HOUSEKEEPING_MS = 2000;
+/** Tries per node status update (`nodeStatusUpdateRetry`, pkg/kubelet/kubelet.go). */
+const NODE_STATUS_UPDATE_RETRY = 5;
+
 /** Node registration retry: 100 ms doubling to 7 s. Source: kubelet_node_status.go (`registerWithAPIServer`). */
 export const REGISTER_BACKOFF = { initialMs: 100, maxMs: 7000 } as const;
 /** Lease ensure retry: 200 ms doubling to 7 s. Source: component-helpers lease controller (`backoffEnsureLease`). */
@@ -140,6 +144,16 @@ export class KubeletHandle {
       throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `error dialing backend: dial tcp ${ip}:10250: connect: connection refused`, reason: 'Unknown', code: 500 });
     }
     return k.exec(ns, pod, container, argv);
+  }
+
+  /** `kubectl attach` / `run -i -t` (CRI Attach through the kubelet's /attach). Errors as `exec`. */
+  attach(ns: string, pod: string, container: string): ContainerAttach {
+    const k = this.current;
+    if (!k || !k.isServing()) {
+      const ip = nodeIPOf(this.deps.machine);
+      throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `error dialing backend: dial tcp ${ip}:10250: connect: connection refused`, reason: 'Unknown', code: 500 });
+    }
+    return k.attach(ns, pod, container);
   }
 }
 
@@ -345,9 +359,27 @@ export class Kubelet implements Program {
         }
         throw e;
       }
-    }, { label: `kubelet[${this.nodeName || this.deps.machine.name}]: ${what}`, background });
+    }, { label: this.timerLabel(what), background });
     this.timers.add(t);
     return t;
+  }
+
+  /** Clock labels by `what`, built once per node name (performance only: periodic timers ask every second). */
+  private timerLabels = new Map<string, string>();
+  private timerLabelHost = '';
+
+  private timerLabel(what: string): string {
+    const host = this.nodeName || this.deps.machine.name;
+    if (host !== this.timerLabelHost) {
+      this.timerLabels.clear();
+      this.timerLabelHost = host;
+    }
+    let label = this.timerLabels.get(what);
+    if (label === undefined) {
+      label = `kubelet[${host}]: ${what}`;
+      this.timerLabels.set(what, label);
+    }
+    return label;
   }
 
   /** The node's containerd; throws the CRI dial error when there is none or it is down. */
@@ -455,12 +487,27 @@ export class Kubelet implements Program {
   }
 
   private startLoops(): void {
+    // A recurring clock event per loop: the same ticks as `later` re-scheduled after each run
+    // (performance only). An ApiError/CriError ends the loop, as it skipped the re-schedule.
     const every = (ms: number, fn: () => void, what: string): void => {
-      const tick = (): void => {
-        fn();
-        this.later(ms, tick, what);
-      };
-      this.later(ms, tick, what);
+      const t = this.ctx.clock.every(ms, () => {
+        if (this.stopped) {
+          t.cancel();
+          return;
+        }
+        try {
+          fn();
+        } catch (e) {
+          if (e instanceof ApiError || e instanceof CriError) {
+            this.log('E', 'kubelet.go:1700', `${what} failed`, { err: e.message });
+            t.cancel();
+            this.timers.delete(t);
+            return;
+          }
+          throw e;
+        }
+      }, { label: this.timerLabel(what) });
+      this.timers.add(t);
     };
     every(PLEG_RELIST_MS, () => this.relist(), 'pleg relist');
     every(RUNTIME_CHECK_MS, () => this.updateRuntimeUp(), 'runtime status');
@@ -642,11 +689,18 @@ export class Kubelet implements Program {
 
   /** Mirror pods whose static pod is gone (manifest removed) are deleted (`DeleteMirrorPod`). */
   private deleteOrphanedMirrorPods(): void {
-    const known = this.workers!.known().filter((p) => p.metadata.annotations?.[CONFIG_HASH_ANNOTATION] && this.workers!.workerState(p.metadata.uid!) !== 'terminated');
+    // Full names of the static pods that keep their mirror pod (one pass, then O(1) per pod).
+    let keep: Set<string> | undefined;
     for (const p of (this.podInformer?.lister.list() ?? []) as KubeObject[]) {
       if (!isMirrorPod(p) || p.metadata.deletionTimestamp) continue;
+      if (!keep) {
+        keep = new Set();
+        for (const s of this.workers!.known()) {
+          if (s.metadata.annotations?.[CONFIG_HASH_ANNOTATION] && this.workers!.workerState(s.metadata.uid!) !== 'terminated' && this.staticUids.has(s.metadata.uid!)) keep.add(podFullName(s));
+        }
+      }
       const fullName = podFullName(p);
-      if (known.some((s) => podFullName(s) === fullName && this.staticUids.has(s.metadata.uid!))) continue;
+      if (keep.has(fullName)) continue;
       try {
         this.client!.api.delete('pods', p.metadata.namespace, p.metadata.name!, { gracePeriodSeconds: 0, fieldManager: 'kubelet' });
         this.log('I', 'kubelet_pods.go:1195', 'Deleted mirror pod', { podName: fullName });
@@ -796,9 +850,13 @@ export class Kubelet implements Program {
       return;
     }
     if (!stored) {
-      // The Node object was deleted: register again.
-      this.registered = false;
-      this.registerWithAPIServer();
+      // The Node object was deleted (`kubectl delete node`): the kubelet does not register again
+      // (registerWithAPIServer returns at once once registrationCompleted is set; issue
+      // kubernetes/kubernetes#71398, the re-registration PR #123535 was closed unmerged). Every
+      // try fails until the kubelet restarts: tryUpdateNodeStatus, nodeStatusUpdateRetry times.
+      const err = `error getting node "${this.nodeName}": nodes "${this.nodeName}" not found`;
+      for (let i = 0; i < NODE_STATUS_UPDATE_RETRY; i++) this.log('E', 'kubelet_node_status.go:549', 'Error updating node status, will retry', { err });
+      this.log('E', 'kubelet.go:3010', 'Unable to update node status', { err: 'update node status exceeds retry count' });
       return;
     }
     this.nodeUid = stored.metadata.uid;
@@ -810,7 +868,7 @@ export class Kubelet implements Program {
     const now = this.ctx.clock.now();
     if (!nodeStatusHasChanged(before, node.status) && now < this.lastStatusReport + this.config.nodeStatusReportFrequencyMs) return;
     try {
-      api.updateStatus(node, { fieldManager: 'kubelet' });
+      api.updateStatus(node, { fieldManager: 'kubelet', sharedResult: true });
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       this.log('E', 'kubelet_node_status.go:549', 'Error updating node status, will retry', { err: e.message });
@@ -838,10 +896,13 @@ export class Kubelet implements Program {
       let done = false;
       if (this.latestLease) {
         try {
-          const l = deepCopy(this.latestLease);
-          l.spec = { ...l.spec, renewTime, holderIdentity: this.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds };
+          // A new object around the last answer (copied only as deep as it changes: spec, and
+          // metadata for the owner reference); the latest lease itself is never changed.
+          const prev = this.latestLease;
+          const l: KubeObject = { ...prev, metadata: { ...prev.metadata }, spec: { ...prev.spec, renewTime, holderIdentity: this.nodeName, leaseDurationSeconds: this.config.nodeLeaseDurationSeconds } };
           this.setLeaseOwner(l);
-          this.latestLease = api.update(l, { fieldManager: 'kubelet' });
+          // Kept read-only (see above): the stored object itself (performance only).
+          this.latestLease = api.update(l, { fieldManager: 'kubelet', sharedResult: true });
           done = true;
         } catch (e) {
           if (!(e instanceof ApiError) || e.connectionRefused) throw e;
@@ -932,5 +993,20 @@ export class Kubelet implements Program {
       throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `unable to upgrade connection: container not found ("${container}")`, reason: 'Unknown', code: 500 });
     }
     return this.cri().exec(c.id, argv);
+  }
+
+  /** See `KubeletHandle.attach`. */
+  attach(ns: string, podName: string, container: string): ContainerAttach {
+    const local = this.workers?.podByName(ns, podName);
+    const rps = local ? this.workers?.runtimeOf(local.metadata.uid!) : undefined;
+    const c = rps?.containers.find((x) => x.name === container && x.state === 'running');
+    const fail = (message: string) => new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'Unknown', code: 500 });
+    if (!c) throw fail(`unable to upgrade connection: container not found ("${container}")`);
+    try {
+      return this.cri().attach(c.id);
+    } catch (e) {
+      if (!(e instanceof CriError)) throw e;
+      throw fail(e.message);
+    }
   }
 }

@@ -27,6 +27,7 @@ import type { Clock, Rng, Timer } from '../clock';
 import type { Program, ProcessContext, Signal } from './process';
 import { SIGNAL_NUMBERS } from './process';
 import type { ImageConfig, ImageRecord } from './registry';
+import { ContainerStdin, type ContainerAttach } from './stdin';
 import { EXTRA_FAMILY_SERVER_PORTS, EXTRA_MODELS } from './programs-extra';
 import {
   BUSYBOX_APPLETS,
@@ -37,6 +38,7 @@ import {
   httpReason,
   parseUrl,
   resolvePath,
+  isShellUtility,
   startShell,
   type FsMount,
   type HttpOutcome,
@@ -176,6 +178,8 @@ export interface ContainerProgram extends Program {
   exec(argv: string[], done: (r: ExecOutcome) => void): { cancel(): void };
   /** The program's own idea of being ready (postgres accepting connections, a server listening). */
   ready(): boolean;
+  /** CRI Attach: the main process's output, and its stdin when the container has `stdin: true`; undefined once exited. */
+  attach?(): ContainerAttach | undefined;
 }
 
 /** Decide whether a registered factory runs this container. `image` is `repository:tag` (normalised). */
@@ -1636,19 +1640,26 @@ class ModelBehaviour implements Behaviour {
     if (!this.listening(port) || !this.httpPorts.includes(port)) return undefined;
     const q = req.path.indexOf('?');
     const pathOnly = q === -1 ? req.path : req.path.slice(0, q);
-    const query = new Map<string, string>();
+    let query: ReadonlyMap<string, string> = NO_QUERY;
     if (q !== -1) {
+      const m = new Map<string, string>();
       for (const kv of req.path.slice(q + 1).split('&')) {
         const [k, v = ''] = kv.split('=');
-        if (k) query.set(decodeURIComponent(k), decodeURIComponent(v));
+        if (k) m.set(decodeURIComponent(k), decodeURIComponent(v));
+      }
+      query = m;
+    }
+    let route: RouteModel | undefined;
+    for (const r of this.model.routes ?? []) {
+      if (
+        r.path === '*' ||
+        (r.path.endsWith('/') && r.path !== '/' ? pathOnly.startsWith(r.path) : r.path === '/' && this.model.name.startsWith('bookshop')) || // Go ServeMux "/" is a catch-all
+        pathOnly === r.path
+      ) {
+        route = r;
+        break;
       }
     }
-    const route = (this.model.routes ?? []).find((r) => {
-      if (r.path === '*') return true;
-      if (r.path.endsWith('/') && r.path !== '/') return pathOnly.startsWith(r.path);
-      if (r.path === '/' && this.model.name.startsWith('bookshop')) return true; // Go ServeMux "/" is a catch-all
-      return pathOnly === r.path;
-    });
     let res: HttpOutcome;
     if (route) res = this.handle(route, req, pathOnly, query);
     else if (this.model.docroot) res = this.serveFile(pathOnly);
@@ -1691,7 +1702,7 @@ class ModelBehaviour implements Behaviour {
     return { status, body: `${goJson(v)}\n`, headers: { 'Content-Type': 'application/json' } };
   }
 
-  private handle(route: RouteModel, req: HttpRequest, pathOnly: string, query: Map<string, string>): HttpOutcome {
+  private handle(route: RouteModel, req: HttpRequest, pathOnly: string, query: ReadonlyMap<string, string>): HttpOutcome {
     const p = route.params ?? {};
     const host = this.host;
     const svc = host.services;
@@ -2285,6 +2296,8 @@ class ModelContainerProgram implements ContainerProgram {
   private readonly err: LineBuffer;
   /** @internal (read by `LaunchHost`) */
   exited = false;
+  /** The attach stream of this start (read from only with `stdin: true`). */
+  private stdinStream: ContainerStdin | undefined;
 
   constructor(
     /** @internal (read by `LaunchHost`) */
@@ -2332,7 +2345,23 @@ class ModelContainerProgram implements ContainerProgram {
     this.ctx = ctx;
     this.builtFs = undefined; // a fresh filesystem for this start, built on first use
     const isPid1 = !this.spec.pod.shareProcessNamespace;
-    this.top = this.launch([...this.spec.argv], 1, isPid1, { out: (t) => this.out.write(t), err: (t) => this.err.write(t) }, (code) => this.finish(code));
+    // Every container can be attached (its output); only one with `stdin: true` is read from.
+    const stdin = (this.stdinStream = new ContainerStdin());
+    const tty = !!this.spec.tty;
+    const io = {
+      out: (t: string) => {
+        this.out.write(t);
+        stdin.emit(t, 'stdout');
+      },
+      err: (t: string) => {
+        // A tty is one stream: the log has no stderr of its own.
+        (tty ? this.out : this.err).write(t);
+        stdin.emit(t, 'stderr');
+      },
+      ...(this.spec.stdin ? { stdin } : {}),
+    };
+    if (this.spec.stdin && tty) stdin.echo = (t) => this.out.write(t);
+    this.top = this.launch([...this.spec.argv], 1, isPid1, io, (code) => this.finish(code));
     this.top.start();
   }
 
@@ -2341,6 +2370,7 @@ class ModelContainerProgram implements ContainerProgram {
     this.exited = true;
     this.out.flush();
     this.err.flush();
+    this.stdinStream?.end();
     this.ctx?.exit(code);
   }
 
@@ -2354,7 +2384,7 @@ class ModelContainerProgram implements ContainerProgram {
   }
 
   /** Start a behaviour for argv: a model when one claims it, else the shell interpreter. */
-  private launch(argv: string[], pid: number, isPid1: boolean, io: { out: (t: string) => void; err: (t: string) => void }, onExit: (code: number) => void): Behaviour {
+  private launch(argv: string[], pid: number, isPid1: boolean, io: { out: (t: string) => void; err: (t: string) => void; stdin?: ContainerStdin }, onExit: (code: number) => void): Behaviour {
     const host = new LaunchHost(this, argv, pid, isPid1, io, onExit);
     const found = this.registry.findModel(argv, this.spec.image);
     if ('entry' in found) return new ModelBehaviour(found.entry.model, host, found.vars);
@@ -2388,6 +2418,11 @@ class ModelContainerProgram implements ContainerProgram {
     this.children.clear();
     this.out.flush();
     this.err.flush();
+    this.stdinStream?.end();
+  }
+
+  attach(): ContainerAttach | undefined {
+    return this.exited ? undefined : this.stdinStream;
   }
 
   listening(port: number): boolean {
@@ -2399,11 +2434,12 @@ class ModelContainerProgram implements ContainerProgram {
 
   http(port: number, req: HttpRequest): HttpOutcome {
     if (!this.listening(port)) return { error: 'refused' };
-    for (const b of [this.top!, ...this.children]) {
-      if (!b.listening(port)) continue;
-      const r = b.http(port, req);
-      if (r) return r;
-      return { error: 'reset' };
+    // The top behaviour first, then the children (no array per request; performance only).
+    const top = this.top!;
+    if (top.listening(port)) return top.http(port, req) ?? { error: 'reset' };
+    for (const c of this.children) {
+      if (!c.listening(port)) continue;
+      return c.http(port, req) ?? { error: 'reset' };
     }
     return { error: 'refused' };
   }
@@ -2443,22 +2479,26 @@ class ModelContainerProgram implements ContainerProgram {
       epochMs: this.services.clock.epochMs,
       hasCommand: (name) => imageHasCommand(image, name),
       spawn: (argv, io, onExit, execd) => this.spawnChild(argv, io, onExit, execd, execd && isPid1),
-      helper: (argv) => {
-        const r = program.helper(argv);
-        if (r) return r;
-        // An application image we do not know fully: its own probe binaries succeed when the app is up.
-        const b = base(argv[0]);
-        if (!image.binariesComplete && imageHasCommand(image, b) === undefined && !UTILITY_NAMES.has(b)) {
-          return program.ready() ? { stdout: '', stderr: '', exitCode: 0 } : { stdout: '', stderr: '', exitCode: 1 };
-        }
-        return undefined;
-      },
+      helper: (argv) => program.imageHelper(argv),
       http: (url, req) => this.services.network.http(url, req),
       lookup: (name) => this.services.network.lookup(name),
       dial: (host, port) => this.services.network.dial(host, port).ok,
       kill: (pid, sig) => (pid === 1 ? this.services.signalMain(sig) : false),
       ps: () => program.ps(),
     };
+  }
+
+  /** The shell's `helper` for this container: image helpers, then an unknown application's own probe binaries. */
+  imageHelper(argv: string[]): ExecOutcome | undefined {
+    const r = this.helper(argv);
+    if (r) return r;
+    // An application image we do not know fully: its own probe binaries succeed when the app is up.
+    const image = this.spec.image;
+    const b = base(argv[0]);
+    if (!image.binariesComplete && imageHasCommand(image, b) === undefined && !UTILITY_NAMES.has(b)) {
+      return this.ready() ? { stdout: '', stderr: '', exitCode: 0 } : { stdout: '', stderr: '', exitCode: 1 };
+    }
+    return undefined;
   }
 
   exec(argv: string[], done: (r: ExecOutcome) => void): { cancel(): void } {
@@ -2471,6 +2511,18 @@ class ModelContainerProgram implements ContainerProgram {
       const why = argv[0].startsWith('/') ? `exec: "${argv[0]}": stat ${argv[0]}: no such file or directory` : `exec: "${argv[0]}": executable file not found in $PATH`;
       done({ stdout: '', stderr: '', exitCode: 126, startError: why });
       return noop;
+    }
+    const b0 = base(argv[0]);
+    if (!SHELLS.has(b0) && !isShellUtility(b0)) {
+      // A helper command run directly (`pg_isready ...` as an exec probe): the shell would only
+      // call the helper and copy its output (runArgv), synchronously; answer without building a
+      // shell (performance only: same pid numbering, same output).
+      const helped = this.imageHelper(argv);
+      if (helped) {
+        this.nextPid++;
+        done({ stdout: helped.stdout || '', stderr: helped.stderr || '', exitCode: helped.exitCode });
+        return noop;
+      }
     }
     let stdout = '';
     let stderr = '';
@@ -2501,6 +2553,9 @@ class ModelContainerProgram implements ContainerProgram {
   }
 }
 
+/** The query of a request without one (shared, never written). */
+const NO_QUERY: ReadonlyMap<string, string> = new Map();
+
 const UTILITY_NAMES = new Set([...BUSYBOX_APPLETS, ...DEBIAN_COMMANDS, 'curl', 'wget']);
 
 /** A shell (or a utility run directly) as a behaviour. */
@@ -2513,7 +2568,7 @@ class ShellBehaviour implements Behaviour {
     private readonly argv: string[],
     private readonly program: ModelContainerProgram,
     private readonly isPid1: boolean,
-    private readonly io: { out: (t: string) => void; err: (t: string) => void },
+    private readonly io: { out: (t: string) => void; err: (t: string) => void; stdin?: ContainerStdin },
   ) {
     this.name = SHELLS.has(base(argv[0])) ? `${base(argv[0])}` : base(argv[0]);
   }
@@ -2527,7 +2582,7 @@ class ShellBehaviour implements Behaviour {
       env: { ...this.host.env },
       cwd: spec.workingDir ?? '/',
       // With `stdin: true` a shell reads a terminal that never ends; without, stdin is empty.
-      io: { out: this.io.out, err: this.io.err, ...(spec.stdin ? { stdinOpen: true } : {}) },
+      io: { out: this.io.out, err: this.io.err, ...(spec.stdin ? { stdinOpen: true } : {}), ...(this.io.stdin ? { stdinStream: this.io.stdin } : {}) },
       unknown: spec.image.binariesComplete ? 'not-found' : 'forever',
       onExit: (code) => this.host.exit(code),
     });

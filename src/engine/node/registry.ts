@@ -22,6 +22,7 @@
  */
 
 import { EXTRA_PUBLIC_REPOSITORIES } from './registry-extra';
+import { flattenString } from '../strings';
 
 /** An image reference as containerd normalises it. */
 export interface ImageRef {
@@ -850,34 +851,49 @@ export const NODE_DNS_SERVER = '172.18.0.1:53';
 /** Registry hosts that exist (others fail DNS resolution from the node). */
 const KNOWN_HOSTS = new Set(['docker.io', 'registry.k8s.io', 'k8s.gcr.io', 'gcr.io', 'quay.io', 'ghcr.io', 'registry-1.docker.io', 'mcr.microsoft.com', 'public.ecr.aws', 'us-docker.pkg.dev']);
 
-/** Scratch FNV states of `syntheticDigestHex` (never re-entered). */
-const DIGEST_STATES = new Uint32Array(8);
+/** The eight rounds' FNV-1a start states of `syntheticDigestHex` (int32 bit patterns). */
+const DIGEST_INIT = Array.from({ length: 8 }, (_, round) => (0x811c9dc5 ^ Math.imul(round + 1, 0x9e3779b1)) | 0);
+/** Two lowercase hex digits per byte value. */
+const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** murmur3's fmix32 of one round's state, as 8 lowercase hex digits. */
+function fmix32Hex(h: number): string {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return HEX_BYTE[(h >>> 24) & 255] + HEX_BYTE[(h >>> 16) & 255] + HEX_BYTE[(h >>> 8) & 255] + HEX_BYTE[h & 255];
+}
 
 /**
  * A deterministic stand-in for a sha256 of `seed`: 64 lowercase hex digits from eight rounds of
  * a 32-bit mixing function. Not cryptographic; only stable and well spread.
  */
 export function syntheticDigestHex(seed: string): string {
-  // The eight rounds' FNV-1a states advance together in one pass over the seed (the same values
-  // as eight passes; performance only).
-  const hs = DIGEST_STATES;
-  for (let round = 0; round < 8; round++) hs[round] = (0x811c9dc5 ^ Math.imul(round + 1, 0x9e3779b1)) >>> 0;
+  // The eight rounds' FNV-1a states advance together in one pass over the seed, in locals (the
+  // same values as eight passes; performance only).
+  let h0 = DIGEST_INIT[0];
+  let h1 = DIGEST_INIT[1];
+  let h2 = DIGEST_INIT[2];
+  let h3 = DIGEST_INIT[3];
+  let h4 = DIGEST_INIT[4];
+  let h5 = DIGEST_INIT[5];
+  let h6 = DIGEST_INIT[6];
+  let h7 = DIGEST_INIT[7];
   for (let i = 0; i < seed.length; i++) {
     const ch = seed.charCodeAt(i);
-    for (let round = 0; round < 8; round++) hs[round] = Math.imul(hs[round] ^ ch, 0x01000193) >>> 0;
+    h0 = Math.imul(h0 ^ ch, 0x01000193);
+    h1 = Math.imul(h1 ^ ch, 0x01000193);
+    h2 = Math.imul(h2 ^ ch, 0x01000193);
+    h3 = Math.imul(h3 ^ ch, 0x01000193);
+    h4 = Math.imul(h4 ^ ch, 0x01000193);
+    h5 = Math.imul(h5 ^ ch, 0x01000193);
+    h6 = Math.imul(h6 ^ ch, 0x01000193);
+    h7 = Math.imul(h7 ^ ch, 0x01000193);
   }
-  let out = '';
-  for (let round = 0; round < 8; round++) {
-    let h = hs[round];
-    // murmur3 fmix32
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x85ebca6b) >>> 0;
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35) >>> 0;
-    h ^= h >>> 16;
-    out += (h >>> 0).toString(16).padStart(8, '0');
-  }
-  return out;
+  // One flat string, not a tree of 32 pieces (digests are kept in image records and container statuses).
+  return flattenString(fmix32Hex(h0) + fmix32Hex(h1) + fmix32Hex(h2) + fmix32Hex(h3) + fmix32Hex(h4) + fmix32Hex(h5) + fmix32Hex(h6) + fmix32Hex(h7));
 }
 
 /**

@@ -31,6 +31,7 @@ import { parseSignal } from './process';
 import type { ContainerProgram, ContainerRunSpec, ContainerServices, DialOutcome, ExecOutcome, PodNetwork } from './programs';
 import { ProgramRegistry, goHttpError, imageHasCommand, pauseProgram, resolveArgv } from './programs';
 import type { ImageRecord, PullFailure } from './registry';
+import type { ContainerAttach } from './stdin';
 import { ImageReferenceError, ImageRegistry, knownImage, localBuildImage, parseImageRef, syntheticDigestHex } from './registry';
 import type { FsMount, HttpOutcome, HttpRequest } from './shell';
 import { parseUrl } from './shell';
@@ -65,7 +66,8 @@ export const CONTAINERD_SOCKET = '/run/containerd/containerd.sock';
  * failures are values.
  */
 export class Pending<T> {
-  private cbs: ((v: T) => void)[] = [];
+  /** Callbacks waiting for the value (made on the first wait: most probes settle at once). */
+  private cbs: ((v: T) => void)[] | undefined;
   private v: { value: T } | undefined;
 
   /** True once the value is known. */
@@ -81,7 +83,7 @@ export class Pending<T> {
   /** Call `cb` with the value (now if settled). Returns this for chaining. */
   then(cb: (v: T) => void): this {
     if (this.v) cb(this.v.value);
-    else this.cbs.push(cb);
+    else (this.cbs ??= []).push(cb);
     return this;
   }
 
@@ -90,8 +92,8 @@ export class Pending<T> {
     if (this.v) return;
     this.v = { value: v };
     const cbs = this.cbs;
-    this.cbs = [];
-    for (const cb of cbs) cb(v);
+    this.cbs = undefined;
+    if (cbs) for (const cb of cbs) cb(v);
   }
 
   /** An already settled Pending. */
@@ -370,8 +372,24 @@ const SHIM_BINARY = '/usr/local/bin/containerd-shim-runc-v2';
 function ipToNum(ip: string): number {
   return ip.split('.').reduce((a, o) => a * 256 + Number(o), 0);
 }
+/** `/^\d+$/.test(s)` without a regular expression (named probe ports are resolved every probe). */
+function isDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** The URL an HTTP probe prints in its failure messages (built only when one is). */
+function probeUrl(scheme: string, addr: string, path: string): string {
+  return `${scheme}://${addr}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/** 32-bit number -> `a.b.c.d` (no intermediate arrays: probes ask for the gateway often). */
 function numToIp(n: number): string {
-  return [24, 16, 8, 0].map((s) => Math.floor(n / 2 ** s) % 256).join('.');
+  return `${Math.floor(n / 16777216) % 256}.${Math.floor(n / 65536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`;
 }
 
 /** go-units `HumanDuration` + " ago", as crictl prints CREATED. */
@@ -739,8 +757,11 @@ export class Containerd {
 
   /** The pod network's gateway on this node (the source address of kubelet probes). */
   get gatewayIp(): string {
-    return numToIp(this.ipBase + 1);
+    // ipBase never changes: the string is computed once (performance only).
+    return (this.gatewayIpString ??= numToIp(this.ipBase + 1));
   }
+
+  private gatewayIpString: string | undefined;
 
   /**
    * CRI `RunPodSandbox`: a shim (`containerd-shim-runc-v2 -namespace k8s.io -id <id> -address
@@ -1365,6 +1386,22 @@ export class Containerd {
     return pending;
   }
 
+  /**
+   * CRI `Attach`: the running container's main-process stdin and output (kubectl attach / run -i -t
+   * through the kubelet). Errors (thrown `CriError`): Unavailable while containerd is down,
+   * NotFound for an unknown container, FailedPrecondition when it does not run or its program
+   * has no streams to attach (the control plane's programs) (cri/server/container_attach.go:
+   * `container is in ... state`). Without `stdin: true` only the output is attached.
+   */
+  attach(id: string): ContainerAttach {
+    this.ensureUp();
+    const c = this.container(id);
+    if (c.state !== 'CONTAINER_RUNNING' || !c.program) throw new CriError('FailedPrecondition', `container is in ${c.state} state`);
+    const a = c.program.attach?.();
+    if (!a) throw new CriError('FailedPrecondition', 'stdin/stdout/stderr not set');
+    return a;
+  }
+
   /** Send a signal to a container's main process (`crictl stop`-less kills, `kill 1` from inside). */
   signalContainer(id: string, sig: Signal): boolean {
     const c = this.container(id);
@@ -1374,7 +1411,7 @@ export class Containerd {
 
   private resolvePort(c: ContainerRec, port: number | string): number | undefined {
     if (typeof port === 'number') return port;
-    if (/^\d+$/.test(port)) return Number(port);
+    if (isDigits(port)) return Number(port);
     return c.config.ports?.find((p) => p.name === port)?.containerPort;
   }
 
@@ -1436,50 +1473,50 @@ export class Containerd {
     const hg = probe.httpGet!;
     const path = hg.path ?? '/';
     const scheme = (hg.scheme ?? 'HTTP').toLowerCase();
-    const url = `${scheme}://${addr}${path.startsWith('/') ? path : `/${path}`}`;
     const headers: Record<string, string> = { Host: addr, 'User-Agent': opts.userAgent ?? 'kube-probe/1.36', Accept: '*/*', Connection: 'close' };
     for (const h of hg.httpHeaders ?? []) headers[h.name] = h.value;
     const res = this.serveLocal(s, port, { method: 'GET', path: path.startsWith('/') ? path : `/${path}`, headers, remoteAddr: s.config.hostNetwork ? this.opts.nodeIP : this.gatewayIp });
     const delay = res.delayMs ?? 0;
-    const settle = (r: ProbeResult) => {
-      const ms = Math.min(delay, timeoutMs);
-      if (ms <= 0) pending.resolve(r);
-      else this.clock.schedule(ms, () => pending.resolve(r), { label: `kubelet probe ${c.config.name}` });
-    };
+    let r: ProbeResult;
     if (delay > timeoutMs) {
-      settle({ result: 'failure', output: `Get "${url}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` });
+      r = { result: 'failure', output: `Get "${probeUrl(scheme, addr, path)}": context deadline exceeded (Client.Timeout exceeded while awaiting headers)` };
     } else if ('error' in res) {
-      settle({ result: 'failure', output: goHttpError('GET', url, res.error === 'refused' ? { error: 'refused', address: addr } : res) });
+      r = { result: 'failure', output: goHttpError('GET', probeUrl(scheme, addr, path), res.error === 'refused' ? { error: 'refused', address: addr } : res) };
     } else if (res.status >= 200 && res.status < 400) {
-      settle({ result: 'success', output: res.body.slice(0, 10 * 1024) });
+      r = { result: 'success', output: res.body.slice(0, 10 * 1024) };
     } else {
-      settle({ result: 'failure', output: `HTTP probe failed with statuscode: ${res.status}` });
+      r = { result: 'failure', output: `HTTP probe failed with statuscode: ${res.status}` };
     }
+    // The answer arrives after the server's delay (bounded by the timeout).
+    const ms = Math.min(delay, timeoutMs);
+    if (ms <= 0) pending.resolve(r);
+    else this.clock.schedule(ms, () => pending.resolve(r), { label: `kubelet probe ${c.config.name}` });
     return pending;
   }
 
   // --- the pod network -----------------------------------------------------------------------
 
-  /** Containers sharing `s`'s network namespace (all hostNetwork containers for a hostNetwork pod). */
-  private netPeers(s: SandboxRec): ContainerRec[] {
-    const out: ContainerRec[] = [];
+  private acceptsOn(s: SandboxRec, port: number): boolean {
+    return this.listenerOn(s, port) !== undefined;
+  }
+
+  /**
+   * The first running container sharing `s`'s network namespace (all hostNetwork containers for a
+   * hostNetwork pod) that listens on `port`, in container order.
+   */
+  private listenerOn(s: SandboxRec, port: number): ContainerRec | undefined {
     for (const c of this.containers.values()) {
       if (c.state !== 'CONTAINER_RUNNING' || !c.program) continue;
       const cs = this.sandboxes.get(c.sandboxId);
       if (!cs || cs.state !== 'SANDBOX_READY') continue;
-      if (cs === s || (s.config.hostNetwork && cs.config.hostNetwork)) out.push(c);
+      if ((cs === s || (s.config.hostNetwork && cs.config.hostNetwork)) && c.program.listening(port)) return c;
     }
-    return out;
-  }
-
-  private acceptsOn(s: SandboxRec, port: number): boolean {
-    return this.netPeers(s).some((c) => c.program!.listening(port));
+    return undefined;
   }
 
   private serveLocal(s: SandboxRec, port: number, req: HttpRequest): HttpOutcome {
-    for (const c of this.netPeers(s)) {
-      if (c.program!.listening(port)) return c.program!.http(port, req);
-    }
+    const c = this.listenerOn(s, port);
+    if (c) return c.program!.http(port, req);
     return { error: 'refused', address: `${s.ip}:${port}` };
   }
 

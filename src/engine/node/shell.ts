@@ -22,6 +22,7 @@ import { civil } from '../clock';
 import type { Clock, Timer } from '../clock';
 import type { Signal } from './process';
 import type { Userland } from './registry';
+import type { ContainerStdin } from './stdin';
 
 // ---------------------------------------------------------------------------------------------
 // Filesystem
@@ -356,6 +357,8 @@ export interface ShellIo {
   stdin?: string;
   /** stdin is a terminal that stays open (`stdin: true`): reading it waits forever. */
   stdinOpen?: boolean;
+  /** stdin attachable by CRI Attach (`kubectl run -i -t`): a shell without a script reads its lines from it. */
+  stdinStream?: ContainerStdin;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -809,7 +812,8 @@ type Effect =
   | { e: 'forever' }
   | { e: 'child'; argv: string[]; io: ShellIo; execd: boolean }
   | { e: 'tick' }
-  | { e: 'wait' };
+  | { e: 'wait' }
+  | { e: 'read'; src: ContainerStdin; cwd: string };
 
 type Gen = Generator<Effect, number, number | undefined>;
 
@@ -822,6 +826,8 @@ class LoopSignal {
     readonly n: number,
   ) {}
 }
+/** Ctrl-C at the terminal of a shell reading its stdin: the foreground command ends. */
+class InterruptSignal {}
 class ReturnSignal {
   constructor(readonly code: number) {}
 }
@@ -919,6 +925,8 @@ class ShellRunner implements ShellRun {
   private jobs = new Set<ShellRunner>();
   private readonly ctx: Ctx;
   private running = false;
+  /** An interrupt to throw into the generator at its next step (see `interrupt`). */
+  private interrupted = false;
 
   constructor(
     private readonly host: ShellHost,
@@ -1013,7 +1021,7 @@ class ShellRunner implements ShellRun {
             }
           }
         }
-        const r = this.gen.next(v);
+        const r = this.interrupted ? ((this.interrupted = false), this.gen.throw(new InterruptSignal())) : this.gen.next(v);
         if (r.done) {
           this.finish(r.value);
           return;
@@ -1035,6 +1043,11 @@ class ShellRunner implements ShellRun {
           return;
         }
         if (eff.e === 'forever') return;
+        if (eff.e === 'read') {
+          // Resumed synchronously by the attached client's write (never from inside this run).
+          eff.src.wait(() => this.resume(undefined), eff.cwd);
+          return;
+        }
         if (eff.e === 'wait') {
           if (this.jobs.size === 0) continue;
           this.waiting = true;
@@ -1111,6 +1124,23 @@ class ShellRunner implements ShellRun {
       this.resume(128 + (sig === 'SIGTERM' ? 15 : sig === 'SIGINT' ? 2 : sig === 'SIGHUP' ? 1 : 3));
     }
     return 'trapped';
+  }
+
+  /**
+   * Ctrl-C on the terminal of a shell reading its stdin (`readStdin`): SIGINT to the foreground
+   * job, which ends (its timers and child cancelled); the shell itself survives, sets `$?` to 130
+   * and reads its next line. Nothing happens while it waits for input.
+   */
+  interrupt(): void {
+    if (this.done || this.stopped || !this.gen || this.running) return;
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.child?.stop();
+    this.child = undefined;
+    this.childExecd = false;
+    this.waiting = false;
+    this.interrupted = true;
+    this.resume(undefined);
   }
 
   stop(): void {
@@ -1678,8 +1708,10 @@ class ShellRunner implements ShellRun {
       arg0 = file;
       posArgs = args.slice(i + 1);
     } else {
-      // No script: reads commands from stdin. An open terminal (stdin: true) waits forever;
-      // without one stdin is empty and the shell exits 0 at once.
+      // No script: reads commands from stdin. An attached stdin (CRI Attach) gives it lines; an
+      // open terminal (stdin: true) otherwise waits forever; without one stdin is empty and the
+      // shell exits 0 at once.
+      if (io.stdin === undefined && io.stdinStream) return yield* this.readStdin(base, io.stdinStream, io);
       if (io.stdinOpen) {
         yield { e: 'forever' };
         return 0;
@@ -1715,6 +1747,78 @@ class ShellRunner implements ShellRun {
     } finally {
       Object.assign(ctx, saved);
     }
+  }
+
+  /**
+   * A shell reading its commands from an attached stdin, one line at a time in its own context
+   * (`cd`, `export`, functions persist between lines); EOF ends it with the last status, `exit N`
+   * with N.
+   */
+  private *readStdin(arg0: string, src: ContainerStdin, io: ShellIo): Gen {
+    const ctx = this.ctx;
+    const saved = { ...ctx };
+    ctx.vars = new Map(Object.entries(this.envOf()));
+    ctx.exported = new Set(ctx.vars.keys());
+    ctx.funcs = new Map();
+    ctx.positional = [];
+    ctx.arg0 = arg0;
+    ctx.io = io;
+    ctx.errexit = false;
+    ctx.cond = 0;
+    try {
+      for (;;) {
+        let line = src.read();
+        while (line === undefined) {
+          src.onInterrupt = undefined;
+          yield { e: 'read', src, cwd: ctx.cwd };
+          line = src.read();
+        }
+        src.onInterrupt = () => this.interrupt();
+        if (line === null) return this.leaveInteractive(src, io, ctx.status);
+        // A tty shows the prompt and echoes the line: the container log records both.
+        src.echo?.(`${this.ttyPrompt()}${line}\n`);
+        let tree: Node;
+        try {
+          tree = parseScript(line);
+        } catch (e) {
+          if (!(e instanceof ShellSyntaxError)) throw e;
+          io.err(`${arg0}: ${e.message}\n`);
+          ctx.status = 2;
+          continue;
+        }
+        try {
+          ctx.status = yield* this.exec(tree);
+        } catch (e) {
+          if (e instanceof ExitSignal) return this.leaveInteractive(src, io, e.code);
+          if (e instanceof ReturnSignal) ctx.status = e.code;
+          else if (e instanceof InterruptSignal) {
+            // The terminal echoes ^C; the interrupted command's status is 128 + SIGINT.
+            io.out('^C\n');
+            ctx.status = 130;
+          } else if (!(e instanceof LoopSignal)) throw e;
+        }
+      }
+    } finally {
+      Object.assign(ctx, saved);
+    }
+  }
+
+  /** An interactive bash (on a tty) says `exit` as it leaves, by `exit` or at EOF; ash and dash say nothing. */
+  private leaveInteractive(src: ContainerStdin, io: ShellIo, code: number): number {
+    if (this.host.flavor === 'bash' && src.echo) io.err('exit\n');
+    return code;
+  }
+
+  /**
+   * The prompt an interactive shell prints without a profile: busybox ash `\w \$ ` (`/ # `),
+   * dash `# `, bash in Debian `root@HOST:DIR# ` (/etc/bash.bashrc), else `bash-5.2# `.
+   */
+  private ttyPrompt(): string {
+    const h = this.host;
+    const mark = h.uid === 0 ? '#' : '$';
+    if (h.flavor === 'bash') return h.userland === 'debian' ? `${h.userName}@${h.hostname}:${this.ctx.cwd}${mark} ` : `bash-5.2${mark} `;
+    if (h.flavor === 'dash') return `${mark} `;
+    return `${this.ctx.cwd} ${mark} `;
   }
 
   /** Shell builtins; undefined when `name` is not one. */
@@ -2029,6 +2133,11 @@ const HTTP_REASONS: Record<number, string> = {
 /** The reason phrase of an HTTP status (`404` -> `Not Found`). */
 export function httpReason(status: number): string {
   return HTTP_REASONS[status] ?? '';
+}
+
+/** True when `name` is one of the shell's own utilities (echo, cat, sleep ...), which it runs before image helpers. */
+export function isShellUtility(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(UTILITIES, name);
 }
 
 const UTILITIES: Record<string, Utility> = {

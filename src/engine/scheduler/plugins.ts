@@ -1151,6 +1151,15 @@ function defaultConstraints(sel: Selector, withZone: boolean): SpreadConstraint[
 /** Default `hardPodAffinityWeight` of InterPodAffinityArgs. Source: pkg/scheduler/apis/config/v1/defaults.go. */
 export const HARD_POD_AFFINITY_WEIGHT = 1;
 
+/** InterPodAffinity scoring: add `weight` to the node's topology pair when term `t` matches `target`. */
+function addTopologyWeight(topo: Map<string, number>, t: AffinityTerm, weight: number, target: PodInfo, ns: Record<string, string> | undefined, ni: NodeInfo): void {
+  if (!termMatches(t, target, ns)) return;
+  const v = ni.labels[t.topologyKey];
+  if (v === undefined) return;
+  const k = pair(t.topologyKey, v);
+  topo.set(k, (topo.get(k) ?? 0) + weight);
+}
+
 /**
  * InterPodAffinity scoring: per topology pair, + the weights of the incoming pod's preferred
  * affinity terms matched by existing pods, - its preferred anti-affinity, and symmetrically the
@@ -1165,22 +1174,19 @@ function interPodScore(h: PluginHandle, s: CycleState, nodes: NodeInfo[], raw: F
   const nsLabels = (h.namespaces.get(undefined, pi.namespace)?.metadata.labels ?? {}) as Record<string, string>;
   const prefAff = pi.preferredAffinityTerms.map((t) => ({ ...mergeNamespaces(h, t), weight: t.weight }));
   const prefAnti = pi.preferredAntiAffinityTerms.map((t) => ({ ...mergeNamespaces(h, t), weight: t.weight }));
-  const addTerm = (t: AffinityTerm, weight: number, target: PodInfo, ns: Record<string, string> | undefined, ni: NodeInfo) => {
-    if (!termMatches(t, target, ns)) return;
-    const v = ni.labels[t.topologyKey];
-    if (v === undefined) return;
-    const k = pair(t.topologyKey, v);
-    topo.set(k, (topo.get(k) ?? 0) + weight);
-  };
-  for (const ni of h.cache.nodeList()) {
+  // An index loop (performance only: this runs over every node for every pod while any pod in
+  // the cluster has affinity terms, and the iterator protocol allocated per node).
+  const all = h.cache.nodeList();
+  for (let i = 0; i < all.length; i++) {
+    const ni = all[i];
     if (!hasConstraints && ni.podsWithAffinity === 0) continue;
     if (Object.keys(ni.labels).length === 0) continue;
     for (const p of ni.pods) {
-      for (const t of prefAff) addTerm(t, t.weight, p, undefined, ni);
-      for (const t of prefAnti) addTerm(t, -t.weight, p, undefined, ni);
-      for (const t of p.requiredAffinityTerms) addTerm(t, HARD_POD_AFFINITY_WEIGHT, pi, nsLabels, ni);
-      for (const t of p.preferredAffinityTerms) addTerm(t, t.weight, pi, nsLabels, ni);
-      for (const t of p.preferredAntiAffinityTerms) addTerm(t, -t.weight, pi, nsLabels, ni);
+      for (const t of prefAff) addTopologyWeight(topo, t, t.weight, p, undefined, ni);
+      for (const t of prefAnti) addTopologyWeight(topo, t, -t.weight, p, undefined, ni);
+      for (const t of p.requiredAffinityTerms) addTopologyWeight(topo, t, HARD_POD_AFFINITY_WEIGHT, pi, nsLabels, ni);
+      for (const t of p.preferredAffinityTerms) addTopologyWeight(topo, t, t.weight, pi, nsLabels, ni);
+      for (const t of p.preferredAntiAffinityTerms) addTopologyWeight(topo, t, -t.weight, pi, nsLabels, ni);
     }
   }
   if (topo.size === 0) return false;

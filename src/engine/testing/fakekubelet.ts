@@ -264,7 +264,9 @@ export class FakeKubelet {
 
   private startPod(ns: string, name: string): void {
     const { api, clock } = this.o;
-    const pod = api.get('pods', ns, name);
+    // The stored pod, shallow-copied: only `status` is replaced below (performance only: no deep
+    // copy per start; `get` still answers NotFound as before).
+    const pod: KubeObject = { ...(api.tryGetShared('pods', ns, name) ?? api.get('pods', ns, name)) };
     if (pod.metadata.deletionTimestamp || !pod.spec.nodeName || this.stoppedNodes.has(pod.spec.nodeName)) return;
     const now = clock.rfc3339();
     const containers: { name: string; image: string; command?: string[]; args?: string[] }[] = pod.spec.containers ?? [];
@@ -296,7 +298,7 @@ export class FakeKubelet {
           state: { waiting: { reason: 'ErrImagePull', message: `failed to pull and unpack image "docker.io/library/${c.image}": not found` } },
         })),
       };
-      api.updateStatus(pod);
+      api.updateStatus(pod, { sharedResult: true });
       this.later(`${ns}/${name}`, 5000, () => {
         const p = api.get('pods', ns, name);
         for (const cs of p.status.containerStatuses ?? []) cs.state = { waiting: { reason: 'ImagePullBackOff', message: `Back-off pulling image "${cs.image}"` } };
@@ -324,7 +326,7 @@ export class FakeKubelet {
         state: { running: { startedAt: now } },
       })),
     };
-    api.updateStatus(pod);
+    api.updateStatus(pod, { sharedResult: true });
     const script = containers.map((c) => [...(c.command ?? []), ...(c.args ?? [])].join(' ')).join(';');
     const m = /exit (\d+)/.exec(script);
     const exitCode = m ? Number(m[1]) : containers.some((c) => c.image.startsWith('perl')) ? 0 : undefined;

@@ -73,11 +73,16 @@ export function nodeApiClient(api: ApiServer, connected: () => boolean, server: 
       watches.delete(w);
     }
   };
+  // Each request method's wrapper is made once per client (performance only: every API call of
+  // the component reads its method through this proxy).
+  const wrappers = new Map<string, { value: unknown; wrapper: (...args: unknown[]) => unknown }>();
   const proxy = new Proxy(api, {
     get(target, prop, receiver) {
       const value = Reflect.get(target, prop, receiver);
       if (typeof prop !== 'string' || !REQUEST_METHODS.has(prop) || typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
+      const cached = wrappers.get(prop);
+      if (cached && cached.value === value) return cached.wrapper;
+      const wrapper = (...args: unknown[]): unknown => {
         if (!connected()) {
           breakWatches();
           throw networkUnreachable(server);
@@ -100,6 +105,8 @@ export function nodeApiClient(api: ApiServer, connected: () => boolean, server: 
         // The handler must not hear events once the connection is gone.
         return handle;
       };
+      wrappers.set(prop, { value, wrapper });
+      return wrapper;
     },
   });
   return {

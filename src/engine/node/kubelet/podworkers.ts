@@ -17,7 +17,7 @@
  *   next init container; containers to start per restart policy; containers to kill for a failed
  *   liveness or startup probe or a changed definition);
  * - pkg/kubelet/kuberuntime/kuberuntime_container.go (`startContainer`: crash-loop backoff
- *   `doBackOff`, image, `Created container: <c>` (1.33-1.34 wording), `Started container <c>`;
+ *   `doBackOff`, image, `Container created`, `Container started` (the 1.35+ wording);
  *   `killContainer`: `Stopping container <c>`, the preStop hook eats into the grace period, at
  *   least 2 s are left for the stop signal);
  * - pkg/kubelet/lifecycle/predicate.go (admission: `OutOfcpu`, `OutOfmemory`, `OutOfpods`,
@@ -48,11 +48,21 @@ import type { KubeletConfig } from './config';
 import { ImageManager } from './images';
 import { ProbeManager } from './probes';
 import { StatusManager } from './statusmanager';
-import type { ReasonEntry, RuntimeContainer, RuntimePodStatus } from './status';
+import type { ProbeView, ReasonEntry, RuntimeContainer, RuntimePodStatus } from './status';
 import { generateAPIPodStatus, shouldContainerBeRestarted } from './status';
 import { isMirrorPodOf, isStaticPod, mirrorPodFor } from './staticpods';
 import { Backoff, formatPod, goDuration, podFullName, type KlogSeverity } from './util';
 import { ObjectSource, PrepareError, base64Decode, cleanUpPodDir, containerEnv, containerMounts, expandArgs, memoryBytes, setUpVolumes } from './volumes';
+
+/**
+ * The kubelet's `Created` / `Started` event messages (pkg/kubelet/kuberuntime/kuberuntime_container.go
+ * `startContainer`). Kubelet 1.35+ (PR #134043, follow-up of #130471): `Container created` /
+ * `Container started`, the container named only by the event's fieldPath; 1.33-1.34 said
+ * `Created container: <c>` / `Started container <c>`.
+ */
+export const KUBELET_EVENT_CONTAINER_CREATED = 'Container created';
+/** See KUBELET_EVENT_CONTAINER_CREATED. */
+export const KUBELET_EVENT_CONTAINER_STARTED = 'Container started';
 
 type Obj = Record<string, unknown>;
 
@@ -256,6 +266,27 @@ function pullCredentials(api: ApiServer, pod: KubeObject, decode: (s: string) =>
   return out;
 }
 
+/** The first (latest) runtime container of that name (`rps.containers` order), if any. */
+function latestContainer(rps: RuntimePodStatus, name: string): RuntimeContainer | undefined {
+  return rps.containers.find((c) => c.name === name);
+}
+
+/** One pod's `ProbeView` over the probe manager (a class, not closures per status: performance only). */
+class PodProbeView implements ProbeView {
+  constructor(
+    private readonly probes: ProbeManager,
+    private readonly uid: string,
+  ) {}
+
+  started(name: string, id: string): boolean {
+    return this.probes.started(this.uid, name, id);
+  }
+
+  ready(name: string, id: string): boolean {
+    return this.probes.ready(this.uid, name, id);
+  }
+}
+
 /**
  * All pod workers of one kubelet process, with the managers they share (image, probe,
  * status) and the in-memory caches a real kubelet loses on restart (reason cache, backoffs).
@@ -273,6 +304,8 @@ export class PodWorkers {
   /** Orphaned runtime pods being killed. */
   private orphansKilling = new Set<string>();
   private stopped = false;
+  /** RFC 3339 of a virtual time (one function for every status computed; performance only). */
+  private readonly iso = (ms: number): string => this.h.clock.rfc3339(ms);
 
   constructor(private readonly h: PodWorkersHost) {
     this.crashBackoff = new Backoff(CRASHLOOP_BACKOFF_INITIAL_MS, h.config.maxContainerRestartPeriodMs, () => h.clock.now());
@@ -576,20 +609,16 @@ export class PodWorkers {
   private computeStatus(w: Worker, rps: RuntimePodStatus, podIsTerminal: boolean): Record<string, unknown> {
     const pod = w.pod;
     const old = this.status.get(w.uid) ?? (w.isStatic ? this.h.cachedPod(pod.metadata.namespace!, pod.metadata.name!)?.status : pod.status);
-    const iso = (ms: number) => this.h.clock.rfc3339(ms);
     const st = generateAPIPodStatus(
       {
         pod,
         runtime: rps,
         reasons: this.reasonsOf(w.uid),
-        probes: {
-          started: (name, id) => this.probes.started(w.uid, name, id),
-          ready: (name, id) => this.probes.ready(w.uid, name, id),
-        },
+        probes: new PodProbeView(this.probes, w.uid),
         nodeIP: this.h.nodeIP,
         podIsTerminal,
         oldStatus: old,
-        iso,
+        iso: this.iso,
         nowIso: this.h.clock.rfc3339(),
       },
       w.isStatic,
@@ -631,9 +660,13 @@ export class PodWorkers {
   }
 
   private containerEvent(pod: KubeObject, container: string, type: 'Normal' | 'Warning', reason: string, message: string, init?: boolean): void {
-    this.h.recorder.event(this.ref(pod, container, init), type, reason, message);
+    const ref = this.ref(pod, container, init);
+    this.h.recorder.event(ref, type, reason, message);
     // The timeline gets the decisions, not every repeated event (events have their own view).
-    if (TRACED_REASONS.has(reason) && !message.startsWith('Error: ')) this.h.trace(`${pod.metadata.namespace}/${pod.metadata.name}: ${message}`, pod, type);
+    // `Container created` / `Container started` name no container (1.35+): the timeline line
+    // carries the fieldPath before them, as kubectl 1.35+ describe prints them.
+    const named = message === KUBELET_EVENT_CONTAINER_CREATED || message === KUBELET_EVENT_CONTAINER_STARTED ? `${ref.fieldPath ?? container}: ${message}` : message;
+    if (TRACED_REASONS.has(reason) && !message.startsWith('Error: ')) this.h.trace(`${pod.metadata.namespace}/${pod.metadata.name}: ${named}`, pod, type);
   }
 
   private podEvent(pod: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
@@ -793,7 +826,6 @@ export class PodWorkers {
     const policy: string = pod.spec?.restartPolicy ?? 'Always';
     const sandbox = rps.sandboxes[0];
     const createSandbox = !sandbox || !sandbox.ready;
-    const byName = (name: string) => rps.containers.filter((c) => c.name === name);
     const toKill: { c: RuntimeContainer; spec: Obj; message: string; grace: number }[] = [];
     const toStart: SpecRef[] = [];
     const initSpecs: Obj[] = pod.spec?.initContainers ?? [];
@@ -810,7 +842,7 @@ export class PodWorkers {
       if (firstInit) toStart.push({ spec: firstInit, init: true });
       else {
         for (const s of appSpecs) {
-          const latest = byName(String(s.name))[0];
+          const latest = latestContainer(rps, String(s.name));
           if (policy === 'OnFailure' && latest?.state === 'exited' && latest.exitCode === 0) continue;
           toStart.push({ spec: s, init: false });
         }
@@ -819,7 +851,7 @@ export class PodWorkers {
       // Init containers, in order.
       let initDone = true;
       for (const s of initSpecs) {
-        const latest = byName(String(s.name))[0];
+        const latest = latestContainer(rps, String(s.name));
         if (s.restartPolicy === 'Always') {
           // A sidecar: started in order, then kept running.
           if (!latest || latest.state !== 'running') {
@@ -846,7 +878,7 @@ export class PodWorkers {
       if (initDone) {
         for (const s of appSpecs) {
           const name = String(s.name);
-          const latest = byName(name)[0];
+          const latest = latestContainer(rps, name);
           if (!latest || latest.state !== 'running') {
             if (shouldContainerBeRestarted(pod, name, latest, false)) toStart.push({ spec: s, init: false });
             continue;
@@ -1089,14 +1121,16 @@ export class PodWorkers {
     void imageRef;
     const cri = this.h.cri();
     const id = cri.createContainer(sandboxId, cfg);
-    event('Normal', 'Created', `Created container: ${name}`);
+    // kuberuntime_container.go startContainer, kubelet 1.35+ (PR #134043): the message no longer
+    // names the container (the event's fieldPath spec.containers{c} does; kubectl 1.35+ prints it).
+    event('Normal', 'Created', KUBELET_EVENT_CONTAINER_CREATED);
     try {
       cri.startContainer(id);
     } catch (e) {
       if (e instanceof CriError) Object.assign(e, { phase: 'start' });
       throw e;
     }
-    event('Normal', 'Started', `Started container ${name}`);
+    event('Normal', 'Started', KUBELET_EVENT_CONTAINER_STARTED);
     this.runPostStart(w, id, spec, name, event);
   }
 

@@ -69,6 +69,12 @@ interface Worker {
   onHold: boolean;
   inFlight: boolean;
   stopped: boolean;
+  /** Clock label, period (virtual ms) and the CRI probe spec: fixed for the worker's life (performance only). */
+  label: string;
+  periodMs: number;
+  /** `key(podUid, container, 'startup')`: the startup worker gating this one. */
+  startupKey: string;
+  probe?: ProbeSpec;
 }
 
 /** `probe.timeoutSeconds` etc. with the API defaults (already defaulted by the API; kept for static pods). */
@@ -86,6 +92,11 @@ export class ProbeManager {
   private results: Record<ProbeType, Map<string, ProbeOutcome>> = { startup: new Map(), liveness: new Map(), readiness: new Map() };
   private stopped = false;
   private quiet = false;
+  /**
+   * Pods whose every probe has a worker since their last `addPod` (a pod's probes cannot change:
+   * the next `addPod` would find nothing to add). Performance only: every pod sync calls it.
+   */
+  private complete = new Set<string>();
 
   constructor(private readonly host: ProberHost) {}
 
@@ -97,6 +108,7 @@ export class ProbeManager {
   addPod(pod: KubeObject): void {
     if (this.stopped) return;
     const uid = pod.metadata.uid!;
+    if (this.complete.has(uid)) return;
     const containers: Record<string, unknown>[] = [
       ...((pod.spec?.initContainers ?? []) as Record<string, unknown>[]).filter((c) => c.restartPolicy === 'Always'),
       ...((pod.spec?.containers ?? []) as Record<string, unknown>[]),
@@ -107,15 +119,29 @@ export class ProbeManager {
         if (!spec) continue;
         const k = this.key(uid, String(c.name), type);
         if (this.workers.has(k)) continue;
-        const w: Worker = { podUid: uid, container: String(c.name), type, spec, resultRun: 0, onHold: false, inFlight: false, stopped: false };
+        const w: Worker = {
+          podUid: uid,
+          container: String(c.name),
+          type,
+          spec,
+          resultRun: 0,
+          onHold: false,
+          inFlight: false,
+          stopped: false,
+          label: `kubelet: ${type} probe ${String(c.name)}`,
+          periodMs: num(spec, 'periodSeconds', 10) * 1000,
+          startupKey: this.key(uid, String(c.name), 'startup'),
+        };
         this.workers.set(k, w);
         this.schedule(w);
       }
     }
+    this.complete.add(uid);
   }
 
   /** `RemovePod` / `StopLivenessAndStartup`: stop every worker of the pod. */
   removePod(uid: string): void {
+    this.complete.delete(uid);
     for (const [k, w] of [...this.workers]) {
       if (w.podUid !== uid) continue;
       w.stopped = true;
@@ -133,6 +159,7 @@ export class ProbeManager {
       w.timer?.cancel();
     }
     this.workers.clear();
+    this.complete.clear();
   }
 
   /** The liveness (or startup) result of a container: `failure` means kill it. */
@@ -171,14 +198,17 @@ export class ProbeManager {
 
   private schedule(w: Worker): void {
     if (w.stopped || this.stopped) return;
-    const period = num(w.spec, 'periodSeconds', 10) * 1000;
-    w.timer = this.host.clock.schedule(period, () => {
-      w.timer = undefined;
-      if (w.stopped || this.stopped) return;
-      const keep = this.doProbe(w);
-      if (keep) this.schedule(w);
-      else this.removeWorker(w);
-    }, { label: `kubelet: ${w.type} probe ${w.container}`, background: true });
+    // A recurring clock event: the same ticks as re-scheduling after each probe (performance
+    // only). A worker stopped meanwhile has cancelled it.
+    const tick = (): void => {
+      if (w.stopped || this.stopped) {
+        timer.cancel();
+        return;
+      }
+      if (!this.doProbe(w)) this.removeWorker(w);
+    };
+    const timer = this.host.clock.every(w.periodMs, tick, { label: w.label });
+    w.timer = timer;
   }
 
   private removeWorker(w: Worker): void {
@@ -186,6 +216,7 @@ export class ProbeManager {
     w.timer?.cancel();
     const k = this.key(w.podUid, w.container, w.type);
     if (this.workers.get(k) === w) this.workers.delete(k);
+    this.complete.delete(w.podUid);
   }
 
   private initial(type: ProbeType): ProbeOutcome {
@@ -224,13 +255,13 @@ export class ProbeManager {
       return false;
     }
     if (w.type === 'startup' && this.results.startup.get(v.id) === 'success') return true;
-    if (w.type !== 'startup' && !this.started(w.podUid, w.container, v.id)) return true;
+    if (w.type !== 'startup' && this.workers.has(w.startupKey) && this.results.startup.get(v.id) !== 'success') return true; // !started()
     const now = this.host.clock.now();
     const initialDelay = typeof w.spec.initialDelaySeconds === 'number' ? w.spec.initialDelaySeconds : 0;
     if (v.startedAt !== undefined && now - v.startedAt < initialDelay * 1000) return true;
     let pending;
     try {
-      pending = this.host.cri().probe(v.id, this.probeSpec(w.spec));
+      pending = this.host.cri().probe(v.id, (w.probe ??= this.probeSpec(w.spec)));
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
       this.host.event(pod, w.container, 'Warning', 'Unhealthy', `${PROBE_NAME[w.type]} probe errored and resulted in failure state: ${e.message}`);

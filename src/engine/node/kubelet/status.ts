@@ -279,6 +279,20 @@ interface PodCondition {
 /** Condition types the kubelet owns (the rest come from the API object and are kept). */
 export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'];
 
+/** A kubelet-owned condition; its lastTransitionTime is kept from `oldConds` while its status is unchanged. */
+function podCondition(oldConds: PodCondition[], nowIso: string, type: string, status: boolean, reason?: string, message?: string): PodCondition {
+  const prev = oldConds.find((c) => c.type === type);
+  const s = status ? 'True' : 'False';
+  return {
+    type,
+    status: s,
+    lastProbeTime: null,
+    lastTransitionTime: prev && prev.status === s && prev.lastTransitionTime ? prev.lastTransitionTime : nowIso,
+    ...(reason ? { reason } : {}),
+    ...(message ? { message } : {}),
+  };
+}
+
 /**
  * `generateAPIPodStatus`: the full status the kubelet wants the API to show. Conditions not
  * owned by the kubelet (PodScheduled, DisruptionTarget, readiness gates) are copied from the pod.
@@ -305,41 +319,29 @@ export function generateAPIPodStatus(inp: StatusInputs, isStatic: boolean): Reco
   const oldInitialized = oldConds.find((c) => c.type === 'Initialized')?.status === 'True';
   const initialized = notInit.length === 0 || oldInitialized;
   const phase = getPhase(pod, init, app, inp.podIsTerminal, initialized, isStatic);
-  const cond = (type: string, status: boolean, reason?: string, message?: string): PodCondition => {
-    const prev = oldConds.find((c) => c.type === type);
-    const s = status ? 'True' : 'False';
-    return {
-      type,
-      status: s,
-      lastProbeTime: null,
-      lastTransitionTime: prev && prev.status === s && prev.lastTransitionTime ? prev.lastTransitionTime : inp.nowIso,
-      ...(reason ? { reason } : {}),
-      ...(message ? { message } : {}),
-    };
-  };
   const sandboxReady = inp.runtime.sandboxes[0]?.ready === true;
   const unready = app.filter((s) => !s.ready).map((s) => String(s.name));
   const completed = phase === 'Succeeded';
   const containersReady = completed
-    ? cond('ContainersReady', false, 'PodCompleted')
+    ? podCondition(oldConds, inp.nowIso, 'ContainersReady', false, 'PodCompleted')
     : unready.length === 0
-      ? cond('ContainersReady', true)
-      : cond('ContainersReady', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
+      ? podCondition(oldConds, inp.nowIso, 'ContainersReady', true)
+      : podCondition(oldConds, inp.nowIso, 'ContainersReady', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
   // Readiness gates: conditions named in spec.readinessGates must be True too.
   const gates: string[] = (spec.readinessGates ?? []).map((g: Obj) => String(g.conditionType));
   const missingGates = gates.filter((g) => (pod.status?.conditions ?? []).find((c: Obj) => c.type === g)?.status !== 'True');
   let ready: PodCondition;
-  if (completed) ready = cond('Ready', false, 'PodCompleted');
-  else if (unready.length) ready = cond('Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
-  else if (missingGates.length) ready = cond('Ready', false, 'ReadinessGatesNotReady', `corresponding condition of pod readiness gate "${missingGates[0]}" does not exist.`);
-  else ready = cond('Ready', true);
+  if (completed) ready = podCondition(oldConds, inp.nowIso, 'Ready', false, 'PodCompleted');
+  else if (unready.length) ready = podCondition(oldConds, inp.nowIso, 'Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
+  else if (missingGates.length) ready = podCondition(oldConds, inp.nowIso, 'Ready', false, 'ReadinessGatesNotReady', `corresponding condition of pod readiness gate "${missingGates[0]}" does not exist.`);
+  else ready = podCondition(oldConds, inp.nowIso, 'Ready', true);
   const initCond =
     completed && notInit.length === 0
-      ? cond('Initialized', true, hasInit ? 'PodCompleted' : undefined)
+      ? podCondition(oldConds, inp.nowIso, 'Initialized', true, hasInit ? 'PodCompleted' : undefined)
       : initialized
-        ? cond('Initialized', true)
-        : cond('Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${notInit.join(' ')}]`);
-  const kubeletConds = [cond('PodReadyToStartContainers', sandboxReady), initCond, ready, containersReady];
+        ? podCondition(oldConds, inp.nowIso, 'Initialized', true)
+        : podCondition(oldConds, inp.nowIso, 'Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${notInit.join(' ')}]`);
+  const kubeletConds = [podCondition(oldConds, inp.nowIso, 'PodReadyToStartContainers', sandboxReady), initCond, ready, containersReady];
   const apiConds: PodCondition[] = (pod.status?.conditions ?? []).filter((c: PodCondition) => !KUBELET_CONDITIONS.includes(c.type));
   const sandboxIP = inp.runtime.sandboxes.find((s) => s.ready && s.ip)?.ip ?? inp.runtime.sandboxes[0]?.ip;
   const podIP = spec.hostNetwork ? inp.nodeIP : (sandboxIP ?? (old.podIP as string | undefined));
@@ -381,10 +383,14 @@ export function mergeWithApiStatus(apiStatus: Record<string, unknown> | undefine
   if ((out.conditions as PodCondition[]).length === 0) delete out.conditions;
   if (cur.startTime) out.startTime = cur.startTime;
   if (cur.qosClass) out.qosClass = cur.qosClass;
-  const terminal = (p: unknown) => p === 'Succeeded' || p === 'Failed';
-  if (terminal(cur.phase) && !terminal(next.phase)) out.phase = cur.phase;
+  if (isTerminalPhase(cur.phase) && !isTerminalPhase(next.phase)) out.phase = cur.phase;
   if (cur.nominatedNodeName) out.nominatedNodeName = cur.nominatedNodeName;
   if (cur.reason && !out.reason) out.reason = cur.reason;
   if (cur.message && !out.message) out.message = cur.message;
   return out;
+}
+
+/** Succeeded or Failed. */
+function isTerminalPhase(p: unknown): boolean {
+  return p === 'Succeeded' || p === 'Failed';
 }

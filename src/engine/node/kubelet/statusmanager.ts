@@ -153,11 +153,12 @@ export class StatusManager {
         return;
       }
     }
-    const apiPod = this.api.tryGet('pods', ns, name);
+    // The stored pod itself (read-only here: the write below builds a new object around it).
+    const apiPod = this.api.tryGetShared('pods', ns, name);
     if (!apiPod || !this.matches(e, apiPod)) return;
     const merged = mergeWithApiStatus(apiPod.status, e.status);
     if (!deepEqual(merged, apiPod.status)) {
-      this.api.updateStatus({ ...apiPod, status: merged }, { fieldManager: 'kubelet' });
+      this.api.updateStatus({ ...apiPod, status: merged }, { fieldManager: 'kubelet', sharedResult: true });
     }
     if (!e.isStatic && e.terminated && apiPod.metadata.deletionTimestamp) {
       this.api.delete('pods', ns, name, { gracePeriodSeconds: 0, preconditions: { uid }, fieldManager: 'kubelet' });

@@ -15,6 +15,11 @@ import { civilTime } from '../journal';
 /** klog severities. */
 export type KlogSeverity = 'I' | 'W' | 'E';
 
+/** Two digits, zero-padded (klog's month, day and clock fields). */
+function p2(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
 /**
  * One klog line as the kubelet writes it to stderr (and so to the journal):
  * `I0105 06:00:10.123456     731 kubelet.go:2431] "SyncLoop ADD" source="api" pods=["default/web"]`.
@@ -23,7 +28,6 @@ export type KlogSeverity = 'I' | 'W' | 'E';
  */
 export function klogLine(sev: KlogSeverity, unixMs: number, pid: number, file: string, msg: string, kv: Record<string, unknown> = {}): string {
   const c = civilTime(unixMs);
-  const p2 = (n: number): string => String(n).padStart(2, '0');
   const usec = String(c.ms * 1000).padStart(6, '0');
   const head = `${sev}${p2(c.month)}${p2(c.day)} ${p2(c.hour)}:${p2(c.minute)}:${p2(c.second)}.${usec} ${String(pid).padStart(7)} ${file}] `;
   let s = head + JSON.stringify(msg);

@@ -329,17 +329,19 @@ function writeAll(fs: FileSystem, dir: string, files: Record<string, string>): v
   for (const [rel, content] of Object.entries(files)) {
     const p = joinPath(dir, rel);
     const d = p.slice(0, p.lastIndexOf('/'));
-    if (!fs.isDirectory(d)) fs.mkdir(d, { parents: true });
+    // `dir` itself was just made (performance only: no lookup for the usual flat payload).
+    if (d !== dir && !fs.isDirectory(d)) fs.mkdir(d, { parents: true });
     fs.writeFile(p, content);
   }
 }
 
 /** True when `dir` holds exactly `files` (same paths, same contents, no other files). */
 function payloadOnDisk(fs: FileSystem, dir: string, files: Record<string, string>): boolean {
-  if (!fs.isDirectory(dir)) return false;
+  // `filesUnder` answers only for a directory (performance only: one lookup when it is there).
+  const tree = fs.filesUnder(dir);
+  if (!tree && !fs.isDirectory(dir)) return false;
   const want = new Map<string, string>();
   for (const [rel, content] of Object.entries(files)) want.set(joinPath(dir, rel), content);
-  const tree = fs.filesUnder(dir);
   if (tree) {
     if (tree.size !== want.size) return false;
     for (const [p, content] of tree) if (want.get(p) !== content) return false;
@@ -372,6 +374,16 @@ function itemsOf(data: Record<string, string>, items: Obj[] | undefined, what: '
   return out;
 }
 
+/** The directory of a pod's volume of a plugin (`empty-dir`, `configmap`, `projected`...). */
+function pluginDir(uid: string, volume: string, plugin: string): string {
+  return joinPath(podDir(uid), `volumes/kubernetes.io~${plugin}/${volume}`);
+}
+
+/** Fail the mount of `vol` (the kubelet's FailedMount event text). */
+function failMount(vol: string, why: string): never {
+  throw new PrepareError('FailedMount', `MountVolume.SetUp failed for volume "${vol}" : ${why}`);
+}
+
 /**
  * Set up the pod's volumes on the node's disk and return, per volume name, the mount source.
  * Throws `PrepareError('FailedMount', 'MountVolume.SetUp failed for volume "v" : <why>')`.
@@ -382,29 +394,25 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
   const uid = f.pod.metadata.uid!;
   const ns = f.pod.metadata.namespace ?? 'default';
   const out = new Map<string, { source: MountSource; readOnly: boolean; dir?: string }>();
-  const fail = (vol: string, why: string): never => {
-    throw new PrepareError('FailedMount', `MountVolume.SetUp failed for volume "${vol}" : ${why}`);
-  };
   for (const v of (f.pod.spec?.volumes as Obj[] | undefined) ?? []) {
     const name = String(v.name);
-    const plugin = (p: string) => joinPath(podDir(uid), `volumes/kubernetes.io~${p}/${name}`);
     if (v.emptyDir !== undefined) {
-      const dir = plugin('empty-dir');
+      const dir = pluginDir(uid, name, 'empty-dir');
       if (!fs.isDirectory(dir)) fs.mkdir(dir, { parents: true });
       out.set(name, { source: nodeDirMount(fs, dir), readOnly: false, dir });
     } else if (v.configMap) {
       const cm = v.configMap as Obj;
       const data = src.configMap(ns, String(cm.name));
-      if (!data && !cm.optional) fail(name, `configmap "${String(cm.name)}" not found`);
-      const dir = plugin('configmap');
-      writeAll(fs, dir, itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => fail(name, why)));
+      if (!data && !cm.optional) failMount(name, `configmap "${String(cm.name)}" not found`);
+      const dir = pluginDir(uid, name, 'configmap');
+      writeAll(fs, dir, itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => failMount(name, why)));
       out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
     } else if (v.secret) {
       const sec = v.secret as Obj;
       const data = src.secret(ns, String(sec.secretName));
-      if (!data && !sec.optional) fail(name, `secret "${String(sec.secretName)}" not found`);
-      const dir = plugin('secret');
-      writeAll(fs, dir, itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => fail(name, why)));
+      if (!data && !sec.optional) failMount(name, `secret "${String(sec.secretName)}" not found`);
+      const dir = pluginDir(uid, name, 'secret');
+      writeAll(fs, dir, itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => failMount(name, why)));
       out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
     } else if (v.projected || v.downwardAPI) {
       const files: Record<string, string> = {};
@@ -415,20 +423,20 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
         } else if (s.configMap) {
           const cm = s.configMap as Obj;
           const data = src.configMap(ns, String(cm.name));
-          if (!data && !cm.optional) fail(name, `configmap "${String(cm.name)}" not found`);
-          Object.assign(files, itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => fail(name, why)));
+          if (!data && !cm.optional) failMount(name, `configmap "${String(cm.name)}" not found`);
+          Object.assign(files, itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => failMount(name, why)));
         } else if (s.secret) {
           const sec = s.secret as Obj;
           const data = src.secret(ns, String(sec.name));
-          if (!data && !sec.optional) fail(name, `secret "${String(sec.name)}" not found`);
-          Object.assign(files, itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => fail(name, why)));
+          if (!data && !sec.optional) failMount(name, `secret "${String(sec.name)}" not found`);
+          Object.assign(files, itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => failMount(name, why)));
         } else if (s.downwardAPI) {
           for (const it of (((s.downwardAPI as Obj).items as Obj[] | undefined) ?? [])) {
             if (it.fieldRef) files[String(it.path)] = downwardField(f, String((it.fieldRef as Obj).fieldPath));
           }
         }
       }
-      const dir = plugin(v.projected ? 'projected' : 'downward-api');
+      const dir = pluginDir(uid, name, v.projected ? 'projected' : 'downward-api');
       writeAll(fs, dir, files);
       out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
     } else if (v.hostPath) {
@@ -437,16 +445,16 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       const type = String(hp.type ?? '');
       if (type === 'DirectoryOrCreate' && !fs.exists(path)) fs.mkdir(path, { parents: true });
       if (type === 'FileOrCreate' && !fs.exists(path)) fs.writeFile(path, '');
-      if (type === 'Directory' && !fs.isDirectory(path)) fail(name, `hostPath type check failed: ${path} is not a directory`);
-      if (type === 'File' && !fs.isFile(path)) fail(name, `hostPath type check failed: ${path} is not a file`);
+      if (type === 'Directory' && !fs.isDirectory(path)) failMount(name, `hostPath type check failed: ${path} is not a directory`);
+      if (type === 'File' && !fs.isFile(path)) failMount(name, `hostPath type check failed: ${path} is not a file`);
       out.set(name, { source: fs.isFile(path) ? nodeDirMount(fs, path.slice(0, path.lastIndexOf('/')) || '/') : nodeDirMount(fs, path), readOnly: false, dir: path });
     } else if (v.persistentVolumeClaim) {
       const claim = String((v.persistentVolumeClaim as Obj).claimName);
       const pvc = api.tryGet('persistentvolumeclaims', ns, claim);
-      if (!pvc) fail(name, `persistentvolumeclaim "${claim}" not found`);
+      if (!pvc) failMount(name, `persistentvolumeclaim "${claim}" not found`);
       const pvName = pvc!.spec?.volumeName;
       const pv = pvName ? api.tryGet('persistentvolumes', undefined, pvName) : undefined;
-      if (!pv) fail(name, `PVC ${ns}/${claim} is not bound`);
+      if (!pv) failMount(name, `PVC ${ns}/${claim} is not bound`);
       const path: string = pv!.spec?.hostPath?.path ?? pv!.spec?.local?.path ?? joinPath(podDir(uid), `volumes/kubernetes.io~csi/${pvName}/mount`);
       if (!fs.isDirectory(path)) fs.mkdir(path, { parents: true });
       out.set(name, { source: nodeDirMount(fs, path), readOnly: !!(v.persistentVolumeClaim as Obj).readOnly, dir: path });
