@@ -1,6 +1,6 @@
 /**
  * The text utilities of the playground shell, as streaming filters: `cat`, `head`, `tail`,
- * `grep`, `wc`, `sort`, `uniq`, `cut`, `awk` (the `{print $N}` form), `sed` (`s///` only),
+ * `grep`, `wc`, `sort`, `uniq`, `cut`, `awk` (the `{print $N}` form), `sed` (addresses, ranges, `s///`, `p`, `d`, `q`),
  * `tee`, `base64`, `tr` (sets and `-d`).
  *
  * A filter is fed its input as it arrives (so `kubectl get pods -w | grep catalog` prints each
@@ -903,14 +903,115 @@ function compare(a: number, op: string, b: number): boolean {
   }
 }
 
+/** A sed address: a line number, `$` (the last line) or a /REGEX/. */
+type SedAddr = { kind: 'line'; n: number } | { kind: 'last' } | { kind: 're'; re: RegExp };
+
+/** One parsed sed command: [addr1[,addr2]][!] then s///, p, d or q. */
+interface SedCmd {
+  a1?: SedAddr;
+  a2?: SedAddr;
+  negate: boolean;
+  op: 'p' | 'd' | 'q' | 's';
+  sub?: { re: RegExp; to: string; print: boolean };
+  /** Range state: inside addr1..addr2, and the line the range started on. */
+  active: boolean;
+}
+
+/**
+ * Parse a sed script as GNU sed 4.9 reads the common forms: commands split by `;` or newlines,
+ * each with an optional address or range (`N`, `$`, `/RE/`, `A,B`) and `!`, then `s/RE/TO/[gip]`
+ * (any delimiter), `p`, `d` or `q`. Returns the error text (GNU's wording) for anything else.
+ */
+function parseSedScript(script: string): SedCmd[] | string {
+  const cmds: SedCmd[] = [];
+  let i = 0;
+  const readDelimited = (d: string): string | undefined => {
+    let r = '';
+    while (i < script.length && script[i] !== d) {
+      if (script[i] === '\\' && i + 1 < script.length) {
+        r += script[i + 1] === d && d !== '/' ? script[i + 1] : script[i] + script[i + 1];
+        i += 2;
+        continue;
+      }
+      r += script[i++];
+    }
+    if (i >= script.length) return undefined;
+    i++;
+    return r;
+  };
+  const readAddr = (): SedAddr | undefined | string => {
+    const m = /^\d+/.exec(script.slice(i));
+    if (m) {
+      i += m[0].length;
+      return { kind: 'line', n: Number(m[0]) };
+    }
+    if (script[i] === '$') {
+      i++;
+      return { kind: 'last' };
+    }
+    if (script[i] === '/') {
+      i++;
+      const re = readDelimited('/');
+      if (re === undefined) return `unterminated address regex`;
+      return { kind: 're', re: new RegExp(breToJs(re)) };
+    }
+    return undefined;
+  };
+  while (i < script.length) {
+    while (i < script.length && /[\s;]/.test(script[i])) i++;
+    if (i >= script.length) break;
+    const a1 = readAddr();
+    if (typeof a1 === 'string') return `char ${i}: ${a1}`;
+    let a2: SedAddr | undefined;
+    if (a1 && script[i] === ',') {
+      i++;
+      const r = readAddr();
+      if (typeof r === 'string') return `char ${i}: ${r}`;
+      if (!r) return `char ${i}: unexpected \`,'`;
+      a2 = r;
+    }
+    while (script[i] === ' ') i++;
+    let negate = false;
+    if (script[i] === '!') {
+      negate = true;
+      i++;
+      while (script[i] === ' ') i++;
+    }
+    const c = script[i++];
+    if (c === undefined) return `char ${i}: missing command`;
+    if (c === 'p' || c === 'd' || c === 'q') cmds.push({ a1, a2, negate, op: c, active: false });
+    else if (c === 's') {
+      const d = script[i++];
+      if (d === undefined || d === '\n' || d === '\\') return `char ${i}: unterminated \`s' command`;
+      const from = readDelimited(d);
+      const to0 = from === undefined ? undefined : readDelimited(d);
+      if (from === undefined || to0 === undefined) return `char ${script.length}: unterminated \`s' command`;
+      const fm = /^[gipI]*/.exec(script.slice(i))![0];
+      i += fm.length;
+      const to = to0.replace(/\\(\d)/g, '$$$1').replace(/(^|[^\\])&/g, '$1$$&').replace(/\\&/g, '&').replace(/\\n/g, '\n');
+      const flags = (fm.includes('g') ? 'g' : '') + (/[iI]/.test(fm) ? 'i' : '');
+      cmds.push({ a1, a2, negate, op: 's', sub: { re: new RegExp(breToJs(from), flags), to, print: fm.includes('p') }, active: false });
+    } else return `char ${i}: unknown command: \`${c}'`;
+    while (script[i] === ' ') i++;
+    if (i < script.length && !/[;\n}]/.test(script[i])) return `char ${i + 1}: extra characters after command`;
+  }
+  return cmds;
+}
+
+/**
+ * `sed [-n] [-E|-r] [-e] SCRIPT`: GNU sed's common forms on piped input (parseSedScript): print a
+ * range (`sed -n '/State:/,/Ready/p'`, `sed -n 2,5p`), delete lines (`sed '1d'`, `/^#/d`), stop
+ * (`5q`), substitute (`s/a/b/g`). The last line (`$`) is known by reading one line ahead.
+ */
 const sed: FilterFactory = (argv, out, err) => {
   const exprs: string[] = [];
   let quietMode = false;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-e') exprs.push(argv[++i] ?? '');
-    else if (a === '-n') quietMode = true;
-    else if (a === '-E' || a === '-r') continue;
+    else if (a === '-n' || a === '--quiet' || a === '--silent') quietMode = true;
+    else if (a === '-E' || a === '-r' || a === '--regexp-extended') continue;
+    else if (/^-[nEr]+$/.test(a)) quietMode ||= a.includes('n');
     else if (a.startsWith('-')) {
       err.write(`sed: invalid option -- '${a[1]}'\n`);
       return failed(1);
@@ -920,30 +1021,68 @@ const sed: FilterFactory = (argv, out, err) => {
       return failed(1);
     }
   }
-  const subs: { re: RegExp; to: string; print: boolean }[] = [];
-  for (const e of exprs.flatMap((x) => x.split(/;\s*/)).filter(Boolean)) {
-    const m = /^s(.)(.*?)\1(.*?)\1([gip]*)$/.exec(e);
-    if (!m) {
-      err.write(`sed: -e expression #1, char ${e.length}: the playground's sed understands s/REGEX/REPLACEMENT/[gip] only\n`);
-      return failed(1);
-    }
-    const to = m[3].replace(/\\(\d)/g, '$$$1').replace(/(^|[^\\])&/g, '$1$$&').replace(/\\&/g, '&');
-    subs.push({ re: new RegExp(breToJs(m[2]), (m[4].includes('g') ? 'g' : '') + (m[4].includes('i') ? 'i' : '')), to, print: m[4].includes('p') });
+  if (exprs.length === 0) {
+    err.write('Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n');
+    return failed(1);
   }
-  return lineFilter(out, (line, nl) => {
+  const cmds = parseSedScript(exprs.join('\n'));
+  if (typeof cmds === 'string') {
+    err.write(`sed: -e expression #1, ${cmds}\n`);
+    return failed(1);
+  }
+  const matches = (a: SedAddr, line: string, nr: number, last: boolean): boolean => (a.kind === 'line' ? a.n === nr : a.kind === 'last' ? last : a.re.test(line));
+  const selected = (c: SedCmd, line: string, nr: number, last: boolean): boolean => {
+    let hit: boolean;
+    if (!c.a1) hit = true;
+    else if (!c.a2) hit = matches(c.a1, line, nr, last);
+    else if (c.active) {
+      // GNU: the range ends on the line matching addr2 (a line number at or before this line ends it here).
+      hit = true;
+      if (c.a2.kind === 'line' ? nr >= c.a2.n : matches(c.a2, line, nr, last)) c.active = false;
+    } else if (matches(c.a1, line, nr, last)) {
+      hit = true;
+      c.active = !(c.a2.kind === 'line' ? c.a2.n <= nr : c.a2.kind === 'last' ? last : false);
+    } else hit = false;
+    return hit !== c.negate;
+  };
+  let nr = 0;
+  let pending: { line: string; nl: boolean } | undefined;
+  let quit = false;
+  const process = (line: string, nl: boolean, last: boolean): boolean => {
+    nr++;
     let l = line;
-    let printed = false;
-    for (const s of subs) {
-      const before = l;
-      l = l.replace(s.re, s.to);
-      if (s.print && l !== before) {
-        out.write(l + '\n');
-        printed = true;
+    for (const c of cmds) {
+      if (!selected(c, l, nr, last)) continue;
+      if (c.op === 'p') out.write(l + '\n');
+      else if (c.op === 'd') return true;
+      else if (c.op === 'q') {
+        if (!quietMode) out.write(l + (nl ? '\n' : ''));
+        quit = true;
+        return false;
+      } else if (c.sub) {
+        const before = l;
+        l = l.replace(c.sub.re, c.sub.to);
+        if (c.sub.print && l !== before) out.write(l + '\n');
       }
     }
     if (!quietMode) out.write(l + (nl ? '\n' : ''));
-    void printed;
-  });
+    return true;
+  };
+  return lineFilter(
+    out,
+    (line, nl) => {
+      if (quit) return false;
+      const prev = pending;
+      pending = { line, nl };
+      if (prev && !process(prev.line, prev.nl, false)) return false;
+      return !quit;
+    },
+    () => {
+      if (pending && !quit) process(pending.line, pending.nl, true);
+      pending = undefined;
+      return 0;
+    },
+  );
 };
 
 const tee: FilterFactory = (argv, out, err, files) => {

@@ -96,7 +96,7 @@ const NODE_HELP: Record<string, string> = {
   pgrep: 'pgrep [-f] [-x] [-l] [-a] NAME  PIDs of matching processes',
   pkill: 'pkill [-9|-SIG] [-f] NAME       signal matching processes (default TERM)',
   kill: 'kill [-9|-15|-s SIG] PID...     signal a process',
-  crictl: 'crictl ps [-a] | pods | images | logs ID | version   containers as containerd sees them',
+  crictl: 'crictl ps [-a] | pods | images | logs ID | stop ID | rm ID | version   containers as containerd sees them',
   ls: 'ls [-l] [-a] [PATH]...          list files',
   cp: 'cp [-r] SRC DST                 copy files',
   mv: 'mv SRC DST                      move or rename (e.g. a static pod manifest)',
@@ -631,7 +631,7 @@ function psShort(node: ClusterNodeAccess, every: boolean): string {
  * the log file read as the kubelet reads it, stdout lines to stdout and stderr lines to stderr),
  * `crictl version`.
  */
-function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): number {
+function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): number | Pending {
   const rt = node.containerd;
   const clock = node.machine.clock;
   const sub = argv[1];
@@ -653,6 +653,7 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (sub === 'logs' && (a === '-t' || a === '--timestamps')) timestamps = true;
+    else if (sub === 'stop' || sub === 'rm') positional.push(a); // their own flags: crictlStop / crictlRm
     else if (sub === 'logs' && (a === '--tail' || a.startsWith('--tail='))) {
       const v = a === '--tail' ? args[++i] : a.slice('--tail='.length);
       if (v === undefined || !/^-?\d+$/.test(v)) return fatal(`invalid value "${v ?? ''}" for flag -tail: parse error`);
@@ -709,19 +710,127 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
         }
         return 0;
       }
+      case 'stop':
+        return crictlStop(rt, args, io, fatal);
+      case 'rm':
+        return crictlRm(rt, args, io, fatal);
       case 'version': {
         const v = rt.version();
         io.stdout(`Version:  ${v.version}\nRuntimeName:  ${v.runtimeName}\nRuntimeVersion:  ${v.runtimeVersion}\nRuntimeApiVersion:  ${v.runtimeApiVersion}\n`);
         return 0;
       }
       case undefined:
-        io.stdout('NAME:\n   crictl - client for CRI\n\nUSAGE:\n   crictl [global options] command [command options]\n\nCOMMANDS (in the playground):\n   images   List images\n   logs     Fetch the logs of a container\n   pods     List pods\n   ps       List containers\n   version  Display runtime version information\n');
+        io.stdout('NAME:\n   crictl - client for CRI\n\nUSAGE:\n   crictl [global options] command [command options]\n\nCOMMANDS (in the playground):\n   images   List images\n   logs     Fetch the logs of a container\n   pods     List pods\n   ps       List containers\n   rm       Remove one or more containers\n   stop     Stop one or more running containers\n   version  Display runtime version information\n');
         return 0;
       default:
-        return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, logs, version)`);
+        return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, logs, stop, rm, version)`);
     }
   } catch (e) {
     if (e instanceof CriError) return e.code === 'Unavailable' ? unavailable(e) : fatal(e.message);
     throw e;
   }
+}
+
+
+/**
+ * `crictl stop [-t SECONDS] [-a] CONTAINER-ID...` (cri-tools cmd/crictl/container.go
+ * stopContainerCommand): CRI StopContainer for each ID in turn (the image's stop signal, SIGKILL
+ * after the timeout; the default timeout 0 kills at once), printing each ID once it has stopped.
+ * `-a` stops every running container ("No running containers found." when there is none).
+ * Errors: `stopping the container "ID": rpc error: code = NotFound desc = ...`, exit 1. The
+ * kubelet notices the exit through its PLEG and restarts the container as its restartPolicy says.
+ */
+function crictlStop(rt: ClusterNodeAccess['containerd'], args: string[], io: CommandIO, fatal: (msg: string) => number): number | Pending {
+  let timeoutS = 0;
+  let all = false;
+  const ids: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const m = /^(?:--timeout|-t)(?:=(.*))?$/.exec(a);
+    if (m) {
+      const v = m[1] ?? args[++i];
+      if (v === undefined || !/^-?\d+$/.test(v)) return fatal(`invalid value "${v ?? ''}" for flag -timeout: parse error`);
+      timeoutS = Number(v);
+    } else if (a === '-a' || a === '--all') all = true;
+    else if (a.startsWith('-')) return fatal(`flag provided but not defined: ${a}`);
+    else ids.push(a);
+  }
+  if (all && ids.length) return fatal('cannot specify CONTAINER-ID(s) when using --all');
+  if (all) {
+    for (const c of rt.listContainers({ state: 'CONTAINER_RUNNING' })) ids.push(c.id);
+    if (!ids.length) {
+      io.stdout('No running containers found.\n');
+      return 0;
+    }
+  } else if (!ids.length) return fatal('you must specify at least one CONTAINER-ID or use --all');
+  // One at a time, as crictl does: the next StopContainer is sent when the previous returned.
+  let next = 0;
+  let current: { settled: boolean } | undefined;
+  const step = (): number | undefined => {
+    for (;;) {
+      if (current && !current.settled) return undefined;
+      if (current) io.stdout(ids[next - 1] + '\n');
+      current = undefined;
+      if (next >= ids.length) return 0;
+      const id = ids[next++];
+      try {
+        current = rt.stopContainer(id, timeoutS * 1000);
+      } catch (e) {
+        if (e instanceof CriError) return fatal(`stopping the container ${JSON.stringify(id)}: ${e.message}`);
+        throw e;
+      }
+    }
+  };
+  let status = step();
+  if (status !== undefined) return status;
+  return {
+    poll: () => (status ??= step()),
+    cancel: () => {
+      status = 130;
+    },
+  };
+}
+
+/**
+ * `crictl rm [-f] [-a] CONTAINER-ID...` (cri-tools cmd/crictl/container.go removeContainerCommand):
+ * ContainerStatus, then RemoveContainer; a running container is refused (`container "ID" is
+ * running, please stop it first`) unless `-f` stops it first (timeout 0). Prints each removed ID.
+ */
+function crictlRm(rt: ClusterNodeAccess['containerd'], args: string[], io: CommandIO, fatal: (msg: string) => number): number {
+  let force = false;
+  let all = false;
+  const ids: string[] = [];
+  for (const a of args) {
+    if (/^-[fka]+$/.test(a)) {
+      if (a.includes('f')) force = true;
+      if (a.includes('a')) all = true;
+    } else if (a === '--force') force = true;
+    else if (a === '--all') all = true;
+    else if (a === '--keep-logs') continue;
+    else if (a.startsWith('-')) return fatal(`flag provided but not defined: ${a}`);
+    else ids.push(a);
+  }
+  if (all) for (const c of rt.listContainers({})) ids.push(c.id);
+  if (!ids.length) return fatal('ID cannot be empty');
+  for (const id of ids) {
+    let st;
+    try {
+      st = rt.containerStatus(id);
+    } catch (e) {
+      if (e instanceof CriError) return fatal(`getting container status ${JSON.stringify(id)}: ${e.message}`);
+      throw e;
+    }
+    try {
+      if (st.state === 'CONTAINER_RUNNING') {
+        if (!force) return fatal(`container ${JSON.stringify(id)} is running, please stop it first`);
+        rt.stopContainer(st.id, 0);
+      }
+      rt.removeContainer(st.id);
+    } catch (e) {
+      if (e instanceof CriError) return fatal(`removing container ${JSON.stringify(id)}: ${e.message}`);
+      throw e;
+    }
+    io.stdout(id + '\n');
+  }
+  return 0;
 }

@@ -17,6 +17,7 @@ import { makeKind } from './kind';
 import { makeKubectl } from './kubectl';
 import { ApiError } from '../engine/api/errors';
 import type { ExecResult, NodeAccess } from './kubectl';
+import type { AttachedContainer } from './kubectl/node-access';
 
 /** What the playground shell needs of a cluster: `Cluster` (src/engine/cluster.ts) fits. */
 export interface PlaygroundCluster extends ClusterAccess {
@@ -27,6 +28,8 @@ export interface PlaygroundCluster extends ClusterAccess {
   containerLogs?(namespace: string, pod: string, container?: string, previous?: boolean, opts?: { timestamps?: boolean; tailLines?: number; sinceSeconds?: number }): string[];
   /** `kubectl exec`: argv in a container (a runtime Pending, settled when the process ends). */
   execInPod?(namespace: string, pod: string, container: string, argv: string[]): { readonly settled: boolean; readonly value: ExecResult | undefined };
+  /** `kubectl attach` / `run -i -t`: the container's stdin and output (throws ApiError). */
+  attachPod?(namespace: string, pod: string, container: string): AttachedContainer;
 }
 
 /** Options of `createPlaygroundShell`. */
@@ -42,7 +45,7 @@ export interface PlaygroundShellOptions {
 
 /** `kubectl logs` / `kubectl exec` through the cluster's kubelets. */
 export function clusterNodeAccess(cluster: PlaygroundCluster): NodeAccess | undefined {
-  const { containerLogs, execInPod } = cluster;
+  const { containerLogs, execInPod, attachPod } = cluster;
   if (!containerLogs || !execInPod) return undefined;
   const message = (e: unknown): string => (e as Error).message;
   return {
@@ -69,6 +72,18 @@ export function clusterNodeAccess(cluster: PlaygroundCluster): NodeAccess | unde
         return { error: message(e) };
       }
     },
+    ...(attachPod
+      ? {
+          attach(ns: string, pod: string, container: string) {
+            try {
+              return attachPod.call(cluster, ns, pod, container);
+            } catch (e) {
+              if (e instanceof ApiError) throw e;
+              return { error: message(e) };
+            }
+          },
+        }
+      : {}),
   };
 }
 

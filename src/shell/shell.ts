@@ -90,6 +90,12 @@ export interface ShellEnvironment {
   runLine?(line: string, io: CommandIO): number | Pending;
   /** What is printed (stderr) when `exit N` leaves a `runLine` environment. */
   sessionExit?(code: number): string;
+  /**
+   * `exit` goes to `runLine` like any line (a container's main shell attached by `kubectl run
+   * -i -t` / `kubectl attach`, src/shell/kubectl/attach.ts): the environment ends when `alive()`
+   * turns false after a line, and that line's status becomes the outer shell's `$?`.
+   */
+  readonly ownExit?: boolean;
 }
 
 /** What commands may ask of the shell they run in (via `sessionOf(ctx)`). */
@@ -291,7 +297,7 @@ export class Shell {
   /** A line typed in an environment that reads its own lines (`runLine`: an attached container shell). */
   private *runAttached(line: string, top: { env: ShellEnvironment; frame: Frame }, run: Run, io: Io): Gen {
     const frame = top.frame;
-    const exit = /^\s*exit(?:\s+(\d+))?\s*;?\s*$/.exec(line);
+    const exit = top.env.ownExit ? null : /^\s*exit(?:\s+(\d+))?\s*;?\s*$/.exec(line);
     if (exit) {
       const code = exit[1] !== undefined ? Number(exit[1]) % 256 : frame.status;
       io.err.write(top.env.sessionExit?.(code) ?? '');
@@ -312,6 +318,10 @@ export class Shell {
       frame.status = typeof r === 'number' ? r : yield* awaitPending(r, io, top.env.name);
     } finally {
       frame.status = run.interrupted ? 130 : frame.status;
+    }
+    if (top.env.ownExit && top.env.alive?.() === false && this.stack[this.stack.length - 1] === top) {
+      this.stack.pop();
+      this.stack[this.stack.length - 1].frame.status = frame.status;
     }
     return frame.status;
   }

@@ -24,6 +24,13 @@ export const KIND_ADMIN_USER = 'kubernetes-admin';
 /** Its groups as the SelfSubjectReview reports them (kubeadm >= 1.29: `kubeadm:cluster-admins`). */
 export const KIND_ADMIN_GROUPS = ['kubeadm:cluster-admins', 'system:authenticated'];
 
+/** cani.go `resourceVerbs`: the verbs can-i knows for resources (others warn, still asked). */
+const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection', 'use', 'bind', 'impersonate', '*', 'approve', 'sign', 'escalate', 'attest']);
+/** cani.go `nonResourceURLVerbs`. */
+const NON_RESOURCE_URL_VERBS = new Set(['get', 'put', 'post', 'head', 'options', 'delete', 'patch', '*']);
+/** cani.go `nonStandardResourceNames`: RBAC resources that discovery does not list. */
+const NON_STANDARD_RESOURCE_NAMES = new Set(['users', 'groups']);
+
 /** RBAC for a plain user (not a service account): bindings naming the user or `system:authenticated`. */
 function userAllows(env: Env, user: string, groups: string[], a: { verb: string; group: string; resource: string; subresource?: string; namespace?: string; name?: string }): boolean {
   const all = ['system:authenticated', ...groups];
@@ -47,7 +54,7 @@ function userAllows(env: Env, user: string, groups: string[], a: { verb: string;
 export function authCanI(env: Env): number {
   const args = env.flags.args;
   const quiet = env.flags.bool('quiet');
-  if (env.flags.bool('list')) throw usageError(env, '--list is not supported in this playground');
+  if (env.flags.bool('list')) return authCanIList(env);
   if (args.length < 2) {
     throw new CmdError("error: you must specify two arguments: verb resource or verb resource/resourceName.\nSee 'kubectl auth can-i -h' for help and examples.");
   }
@@ -64,16 +71,25 @@ export function authCanI(env: Env): number {
   if (!nonResource) {
     let typed = target;
     if (target.includes('/')) [typed, name] = target.split('/', 2);
-    const t = env.api.registry.resolve(typed);
-    if (!t) {
-      env.err(`Warning: the server doesn't have a resource type '${typed}'\n\n`);
+    // cani.go resourceFor: `*` is taken as is (no lookup, no warning); `users` and `groups` are
+    // not API resources but known to RBAC (nonStandardResourceNames): no warning either.
+    const t = typed === '*' ? undefined : env.api.registry.resolve(typed);
+    if (typed === '*') resource = typed;
+    else if (!t) {
+      const dot = typed.indexOf('.');
+      const [res, grp] = dot < 0 ? [typed, ''] : [typed.slice(0, dot), typed.slice(dot + 1)];
+      if (!NON_STANDARD_RESOURCE_NAMES.has(typed.toLowerCase())) {
+        env.err(grp ? `Warning: the server doesn't have a resource type '${res}' in group '${grp}'\n\n` : `Warning: the server doesn't have a resource type '${res}'\n\n`);
+      }
       resource = typed;
     } else {
       group = t.group;
       resource = t.resource;
-      if (!t.namespaced && env.explicitNamespace) env.err(`Warning: resource '${t.resource}' is not namespace scoped\n\n`);
+      // cani.go Validate: every cluster-scoped resource warns unless -A (not only with -n).
+      if (!t.namespaced && !allNs) env.err(t.group ? `Warning: resource '${t.resource}' is not namespace scoped in group '${t.group}'\n\n` : `Warning: resource '${t.resource}' is not namespace scoped\n\n`);
     }
-  }
+    if (!RESOURCE_VERBS.has(verb)) env.err(`Warning: verb '${verb}' is not a known verb\n\n`);
+  } else if (!NON_RESOURCE_URL_VERBS.has(verb)) env.err(`Warning: verb '${verb}' is not a known verb\n\n`);
   const as = env.flags.str('as');
   let allowed: boolean;
   if (!as || as === KIND_ADMIN_USER) allowed = true;
@@ -83,8 +99,118 @@ export function authCanI(env: Env): number {
     const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(as);
     allowed = m ? rbacAllows(env.api, { namespace: m[1], name: m[2] }, attrs) : userAllows(env, as, env.flags.list('as-group'), attrs);
   }
+  if (env.flags.bool('no-headers')) throw new CmdError('error: --no-headers cannot be set without --list specified');
   if (!quiet) env.out(allowed ? 'yes\n' : 'no\n');
   return allowed ? 0 : 1;
+}
+
+/** One RBAC rule as the SelfSubjectRulesReview and kubectl's rbac util handle it. */
+interface PolicyRule {
+  verbs: string[];
+  apiGroups: string[];
+  resources: string[];
+  resourceNames: string[];
+  nonResourceURLs: string[];
+}
+
+const policyRule = (r: Any): PolicyRule => ({ verbs: [...(r.verbs ?? [])], apiGroups: [...(r.apiGroups ?? [])], resources: [...(r.resources ?? [])], resourceNames: [...(r.resourceNames ?? [])], nonResourceURLs: [...(r.nonResourceURLs ?? [])] });
+
+/**
+ * The RBAC authorizer's `RulesFor` (plugin/pkg/auth/authorizer/rbac/rbac.go, rule resolver
+ * `VisitRulesFor`): the rules of every ClusterRoleBinding naming the user, one of its groups or
+ * its service account, then of the RoleBindings in `namespace`, in list order. The kind admin's
+ * `kubeadm:cluster-admins` group holds cluster-admin (kubeadm >= 1.29 binds it; counted here if
+ * the cluster has no such binding). Split as the SelfSubjectRulesReview splits them: resource
+ * rules first, then non-resource rules.
+ */
+function rulesFor(env: Env, user: string, groups: string[], namespace: string): PolicyRule[] {
+  const sa = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(user);
+  const applies = (s: Any, bindingNs: string | undefined) =>
+    (s.kind === 'User' && s.name === user) || (s.kind === 'Group' && groups.includes(s.name)) || (sa !== null && s.kind === 'ServiceAccount' && s.name === sa[2] && (s.namespace ?? bindingNs) === sa[1]);
+  const rules: PolicyRule[] = [];
+  const crbs: Any[] = env.api.list('clusterrolebindings').items;
+  if (user === KIND_ADMIN_USER && !crbs.some((b) => (b.subjects ?? []).some((s: Any) => s.kind === 'Group' && s.name === 'kubeadm:cluster-admins'))) {
+    for (const r of ((env.api.tryGet('clusterroles', undefined, 'cluster-admin') as Any)?.rules ?? []) as Any[]) rules.push(policyRule(r));
+  }
+  const visit = (b: Any, ns: string | undefined) => {
+    if (!(b.subjects ?? []).some((s: Any) => applies(s, ns))) return;
+    const ref = b.roleRef ?? {};
+    const role: Any = ref.kind === 'ClusterRole' ? env.api.tryGet('clusterroles', undefined, ref.name) : env.api.tryGet('roles', ns, ref.name);
+    for (const r of role?.rules ?? []) rules.push(policyRule(r));
+  };
+  for (const b of crbs) visit(b, undefined);
+  if (namespace) for (const b of env.api.list('rolebindings', { namespace }).items) visit(b, namespace);
+  const resourceRules = rules.filter((r) => r.resources.length > 0).map((r) => ({ ...r, nonResourceURLs: [] }));
+  const nonResourceRules = rules.filter((r) => r.nonResourceURLs.length > 0).map((r) => ({ verbs: r.verbs, apiGroups: [], resources: [], resourceNames: [], nonResourceURLs: r.nonResourceURLs }));
+  return [...resourceRules, ...nonResourceRules];
+}
+
+/** staging/src/k8s.io/component-helpers/auth/rbac/validation `BreakdownRule` (kubectl's rbacutil): one verb, one resource, one name per rule. */
+function breakdownRule(r: PolicyRule): PolicyRule[] {
+  const out: PolicyRule[] = [];
+  for (const g of r.apiGroups)
+    for (const res of r.resources)
+      for (const v of r.verbs) {
+        if (r.resourceNames.length) for (const n of r.resourceNames) out.push({ verbs: [v], apiGroups: [g], resources: [res], resourceNames: [n], nonResourceURLs: [] });
+        else out.push({ verbs: [v], apiGroups: [g], resources: [res], resourceNames: [], nonResourceURLs: [] });
+      }
+  for (const u of r.nonResourceURLs) for (const v of r.verbs) out.push({ verbs: [v], apiGroups: [], resources: [], resourceNames: [], nonResourceURLs: [u] });
+  return out;
+}
+
+/** `CompactRules`: simple rules (one group, one resource, at most one name) of the same target merge their verbs, in order. */
+function compactRules(rules: PolicyRule[]): PolicyRule[] {
+  const compacted: PolicyRule[] = [];
+  const simple = new Map<string, PolicyRule>();
+  for (const r of rules) {
+    const isSimple = r.resourceNames.length <= 1 && r.nonResourceURLs.length === 0 && r.apiGroups.length === 1 && r.resources.length === 1;
+    if (!isSimple) {
+      compacted.push(r);
+      continue;
+    }
+    const key = JSON.stringify([r.apiGroups[0], r.resources[0], r.resourceNames[0] ?? null]);
+    const existing = simple.get(key);
+    if (existing) existing.verbs.push(...r.verbs);
+    else simple.set(key, { ...r, verbs: [...r.verbs] });
+  }
+  return [...compacted, ...simple.values()];
+}
+
+/** The generated `(*PolicyRule).String()` that `SortableRuleSlice` sorts by. */
+const ruleString = (r: PolicyRule): string =>
+  `&PolicyRule{Verbs:[${r.verbs.join(' ')}],APIGroups:[${r.apiGroups.join(' ')}],Resources:[${r.resources.join(' ')}],ResourceNames:[${r.resourceNames.join(' ')}],NonResourceURLs:[${r.nonResourceURLs.join(' ')}],}`;
+
+/** describe.go `CombineResourceGroup`: `deployments.apps`, `pods/log`, `*.*`. */
+function combineResourceGroup(resources: string[], groups: string[]): string {
+  if (resources.length === 0) return '';
+  const [base, sub] = resources[0].split(/\/(.*)/s, 2);
+  let out = base;
+  if (groups.length > 0 && groups[0] !== '') out += '.' + groups[0];
+  if (sub !== undefined) out += '/' + sub;
+  return out;
+}
+
+/**
+ * `kubectl auth can-i --list [--no-headers] [-n NS] [--as USER]`: cani.go `RunAccessList` /
+ * `printStatus`: the SelfSubjectRulesReview's rules broken down, compacted, sorted by their
+ * String(), as `Resources  Non-Resource URLs  Resource Names  Verbs`.
+ */
+function authCanIList(env: Env): number {
+  if (env.flags.args.length !== 0) throw new CmdError('error: list option must be specified with no arguments');
+  if (env.flags.bool('quiet') || env.flags.bool('all-namespaces') || env.flags.str('subresource')) {
+    throw new CmdError("error: list option can't be specified with neither quiet, all-namespaces nor subresource options");
+  }
+  requireServer(env);
+  const as = env.flags.str('as');
+  const user = as || KIND_ADMIN_USER;
+  const sa = /^system:serviceaccount:([^:]+):[^:]+$/.exec(user);
+  const groups = !as ? KIND_ADMIN_GROUPS : sa ? ['system:serviceaccounts', `system:serviceaccounts:${sa[1]}`, 'system:authenticated'] : [...env.flags.list('as-group'), 'system:authenticated'];
+  const rules = compactRules(rulesFor(env, user, groups, env.namespace).flatMap(breakdownRule));
+  const sorted = rules.map((r) => ({ r, k: ruleString(r) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : 0));
+  let text = env.flags.bool('no-headers') ? '' : 'Resources\tNon-Resource URLs\tResource Names\tVerbs\n';
+  for (const { r } of sorted) text += `${combineResourceGroup(r.resources, r.apiGroups)}\t[${r.nonResourceURLs.join(' ')}]\t[${r.resourceNames.join(' ')}]\t[${r.verbs.join(' ')}]\n`;
+  env.out(tabwrite(text));
+  return 0;
 }
 
 /** `kubectl auth whoami`: the SelfSubjectReview of the kubeconfig's user. */

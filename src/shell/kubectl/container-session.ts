@@ -23,7 +23,7 @@ import { isNodeAccessError, type ExecResult, type NodeAccess } from './node-acce
 export const SESSION_SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'ash', 'dash']);
 
 /** What the first exec learned about the container: its directory, user, distribution and hostname. */
-interface Probe {
+export interface Probe {
   cwd: string;
   root: boolean;
   distro: string;
@@ -35,8 +35,8 @@ function quote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The prompt of `shell` run without a profile in that container. */
-function promptOf(shell: string, p: Probe, cwd: string): string {
+/** The prompt of `shell` run without a profile in that container (also kubectl attach's, attach.ts). */
+export function promptOf(shell: string, p: Probe, cwd: string): string {
   const mark = p.root ? '#' : '$';
   if (shell === 'bash') return p.distro === 'debian' || p.distro === 'ubuntu' ? `${p.root ? 'root' : 'user'}@${p.hostname}:${cwd}${mark} ` : `bash-5.2${mark} `;
   if (shell === 'dash' || (shell === 'sh' && (p.distro === 'debian' || p.distro === 'ubuntu'))) return `${mark} `;

@@ -744,6 +744,104 @@ function describeReplicationController(env: Env, rc: Any, c: Clock): string {
   });
 }
 
+/** Go's `time.Time.String()` of a UTC timestamp (`2026-01-05 06:00:42 +0000 UTC`), fraction only when non-zero. */
+function goTimeString(ts: string | undefined): string {
+  if (!ts) return '0001-01-01 00:00:00 +0000 UTC';
+  const m = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(\.\d+)?Z$/.exec(ts);
+  if (!m) return ts;
+  const frac = (m[3] ?? '').replace(/0+$/, '');
+  return `${m[1]} ${m[2]}${frac === '.' ? '' : frac} +0000 UTC`;
+}
+
+/** A NetworkPolicy port as describe.go prints it (`80/TCP`, `8000-9000/TCP`; TCP when unset). */
+function networkPolicyPort(port: Any): string {
+  const proto = port.protocol ?? 'TCP';
+  const p = port.port === undefined || port.port === null ? '<nil>' : String(port.port);
+  return port.endPort === undefined || port.endPort === null ? `To Port: ${p}/${proto}` : `To Port Range: ${p}-${port.endPort}/${proto}`;
+}
+
+/**
+ * describe.go `printNetworkPolicySpecIngressFrom` / `printNetworkPolicySpecEgressTo`: each rule's
+ * ports, then its peers (`From:` / `To:` with the selectors or the IPBlock), rules split by
+ * `----------`; no rules: the pods are isolated in that direction.
+ */
+function printNetworkPolicyRules(w: PrefixWriter, rules: Any[] | undefined, dir: 'ingress' | 'egress'): void {
+  const indent = '    ';
+  const peerKey = dir === 'ingress' ? 'from' : 'to';
+  const peerTitle = dir === 'ingress' ? 'From' : 'To';
+  if (!rules || rules.length === 0) {
+    w.write(L0, `${indent}<none> (Selected pods are isolated for ${dir} connectivity)\n`);
+    return;
+  }
+  rules.forEach((rule: Any, i: number) => {
+    const ports: Any[] = rule.ports ?? [];
+    if (ports.length === 0) w.write(L0, `${indent}To Port: <any> (traffic allowed to all ports)\n`);
+    else for (const port of ports) w.write(L0, `${indent}${networkPolicyPort(port)}\n`);
+    const peers: Any[] = rule[peerKey] ?? [];
+    if (peers.length === 0) w.write(L0, `${indent}${peerTitle}: <any> (traffic not restricted by ${dir === 'ingress' ? 'source' : 'destination'})\n`);
+    else
+      for (const peer of peers) {
+        w.write(L0, `${indent}${peerTitle}:\n`);
+        if (peer.podSelector && peer.namespaceSelector) {
+          w.write(L1, `${indent}NamespaceSelector: ${labelSelectorToString(peer.namespaceSelector)}\n`);
+          w.write(L1, `${indent}PodSelector: ${labelSelectorToString(peer.podSelector)}\n`);
+        } else if (peer.podSelector) w.write(L1, `${indent}PodSelector: ${labelSelectorToString(peer.podSelector)}\n`);
+        else if (peer.namespaceSelector) w.write(L1, `${indent}NamespaceSelector: ${labelSelectorToString(peer.namespaceSelector)}\n`);
+        else if (peer.ipBlock) {
+          w.write(L1, `${indent}IPBlock:\n`);
+          w.write(L2, `${indent}CIDR: ${peer.ipBlock.cidr}\n`);
+          w.write(L2, `${indent}Except: ${(peer.ipBlock.except ?? []).join(', ')}\n`);
+        }
+      }
+    if (i !== rules.length - 1) w.write(L0, `${indent}----------\n`);
+  });
+}
+
+/**
+ * describe.go `describeNetworkPolicy` / `describeNetworkPolicySpec` (kubectl 1.32-1.36): Name,
+ * Namespace, `Created on` (Go's time.Time String), labels, annotations, then the spec in words:
+ * which pods, the ingress and egress rules of the enabled policy types, and the types. No events.
+ */
+function describeNetworkPolicy(np: Any): string {
+  const spec = np.spec ?? {};
+  const types: string[] = spec.policyTypes ?? [];
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${np.metadata.name}\n`);
+    w.write(L0, `Namespace:\t${np.metadata.namespace}\n`);
+    w.write(L0, `Created on:\t${goTimeString(np.metadata.creationTimestamp)}\n`);
+    printLabelsMultiline(w, 'Labels', np.metadata.labels);
+    printAnnotationsMultiline(w, 'Annotations', np.metadata.annotations);
+    w.write(L0, 'Spec:\n');
+    w.write(L1, 'PodSelector: ');
+    const ps = spec.podSelector ?? {};
+    if (Object.keys(ps.matchLabels ?? {}).length === 0 && (ps.matchExpressions ?? []).length === 0) w.write(L2, '<none> (Allowing the specific traffic to all pods in this namespace)\n');
+    else w.write(L2, `${labelSelectorToString(ps)}\n`);
+    if (types.includes('Ingress')) {
+      w.write(L1, 'Allowing ingress traffic:\n');
+      printNetworkPolicyRules(w, spec.ingress, 'ingress');
+    } else w.write(L1, 'Not affecting ingress traffic\n');
+    if (types.includes('Egress')) {
+      w.write(L1, 'Allowing egress traffic:\n');
+      printNetworkPolicyRules(w, spec.egress, 'egress');
+    } else w.write(L1, 'Not affecting egress traffic\n');
+    w.write(L1, `Policy Types: ${types.length ? types.join(', ') : '<none>'}\n`);
+  });
+}
+
+/** describe.go `describePriorityClass`: value, global default, preemption policy, description, annotations on one line, events. */
+function describePriorityClass(env: Env, pc: Any, c: Clock): string {
+  const events = eventsFor(env, pc);
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${pc.metadata.name}\n`);
+    w.write(L0, `Value:\t${pc.value ?? 0}\n`);
+    w.write(L0, `GlobalDefault:\t${pc.globalDefault === true}\n`);
+    w.write(L0, `PreemptionPolicy:\t${pc.preemptionPolicy ?? ''}\n`);
+    w.write(L0, `Description:\t${pc.description ?? ''}\n`);
+    w.write(L0, `Annotations:\t${formatLabels(pc.metadata.annotations)}\n`);
+    describeEvents(w, events, c);
+  });
+}
+
 /** describe.go `describePodDisruptionBudgetV1`. */
 function describePodDisruptionBudget(env: Env, pdb: Any, c: Clock): string {
   const events = eventsFor(env, pdb);
@@ -1751,6 +1849,10 @@ export function describeObject(env: Env, obj: KubeObject): string {
       return describeIngress(env, obj, c);
     case 'networking.k8s.io/IngressClass':
       return describeIngressClass(env, obj, c);
+    case 'networking.k8s.io/NetworkPolicy':
+      return describeNetworkPolicy(obj);
+    case 'scheduling.k8s.io/PriorityClass':
+      return describePriorityClass(env, obj, c);
     case 'rbac.authorization.k8s.io/Role':
     case 'rbac.authorization.k8s.io/ClusterRole':
       return describeRole(obj);

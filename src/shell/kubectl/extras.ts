@@ -26,6 +26,7 @@ import { isImageReference } from '../../engine/node/registry';
 import { serverWait } from './server-wait';
 import { toPending } from '../shell';
 import type { Pending } from '../types';
+import { afterServer, createRunPod, runAttach } from './attach';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -84,9 +85,6 @@ export function run(env: Env): number | Pending {
   const attach = env.flags.changed('attach') ? env.flags.bool('attach') : env.flags.bool('stdin');
   if (!attach && env.flags.bool('rm')) throw usageError(env, '--rm should only be used for attached containers');
   if (attach && dryRunMode(env) !== 'none') throw usageError(env, "--dry-run=[server|client] can't be used with attached containers options (--attach, --stdin, or --tty)");
-  if (env.flags.bool('stdin') || env.flags.bool('tty') || env.flags.bool('attach') || env.flags.bool('rm')) {
-    throw fail('interactive kubectl run (-i, -t, --attach, --rm) is not available in this playground');
-  }
   const name = before[0];
   // run.go Run: the image must match distribution/reference's ReferenceRegexp.
   if (!isImageReference(env.flags.str('image'))) throw fail(`Invalid image name ${JSON.stringify(env.flags.str('image'))}: invalid reference format`);
@@ -113,8 +111,14 @@ export function run(env: Env): number | Pending {
   if (envVars.length) c.env = envVars;
   c.resources = {};
   if (env.flags.str('image-pull-policy')) c.imagePullPolicy = env.flags.str('image-pull-policy');
+  // generate/versioned/run.go: stdin from -i, stdinOnce unless --leave-stdin-open, tty from -t.
+  if (env.flags.bool('stdin')) c.stdin = true;
+  if (env.flags.bool('stdin') && !env.flags.bool('leave-stdin-open')) c.stdinOnce = true;
+  if (env.flags.bool('tty')) c.tty = true;
   const pod = { kind: 'Pod', apiVersion: 'v1', metadata: metaFor(env, name, labels), spec: { containers: [c], restartPolicy: restart, dnsPolicy: 'ClusterFirst' }, status: {} };
   const sent = applyOverrides(env, pod);
+  // --attach / -i: no `created` line; the terminal attaches to the pod (attach.ts).
+  if (attach) return afterServer(serverWait(env, () => createRunPod(env, sent)), (created) => runAttach(env, created, { stdin: env.flags.bool('stdin'), tty: env.flags.bool('tty'), quiet: env.flags.bool('quiet'), remove: env.flags.bool('rm'), leaveStdinOpen: env.flags.bool('leave-stdin-open'), restartPolicy: restart }));
   return toPending(serverWait(env, () => emit(env, sent, 'created')));
 }
 

@@ -40,6 +40,8 @@ export interface ParsedFlags {
   changed: Set<string>;
   /** `-h` / `--help` was given. */
   help: boolean;
+  /** Every flag as parsed, in order: long name and the raw value (pflag `ParseAll`'s callback). */
+  visits: [string, string][];
 }
 
 /** `flag.NoOptDefVal` of kubectl flags that accept a bare `--flag` although they take a value. */
@@ -201,7 +203,7 @@ export class FlagSet {
     const values = new Map<string, FlagValue>();
     for (const f of this.byName.values()) values.set(f.name, defaultValue(f));
     const changed = new Set<string>();
-    const res: ParsedFlags = { args: [], argsLenAtDash: -1, values, changed, help: false };
+    const res: ParsedFlags = { args: [], argsLenAtDash: -1, values, changed, help: false, visits: [] };
     const set = (f: Flag, raw: string): void => {
       const fail = (why: string) => new FlagError(`invalid argument ${goQ(raw)} for ${goQ(flagDisplayName(f))} flag: ${why}`);
       let v: FlagValue;
@@ -236,6 +238,7 @@ export class FlagSet {
       }
       values.set(f.name, v);
       changed.add(f.name);
+      res.visits.push([f.name, raw]);
     };
 
     const args = [...argv];

@@ -9,6 +9,7 @@
  * with suggestions; flag errors print `Error: <err>\nSee 'kubectl <cmd> --help' for usage.`;
  * all failures exit 1.
  */
+import { changeCause, recordingApi } from './record';
 import type { Command, CommandIO, Pending, ShellContext } from '../types';
 import { COMMANDS, OPTIONS_HELP, type FlagDef } from './helpdata';
 import { FlagError, FlagSet, Flags, suggestionsFor } from './flags';
@@ -31,6 +32,7 @@ import { explain } from './explain';
 import { logs } from './logs';
 import { exec } from './exec';
 import { expose, patch, run as runCmd, taint, top } from './extras';
+import { attachCmd } from './attach';
 import { events } from './events';
 import { authCanI, authWhoami } from './auth';
 import { setEnv, setResources } from './setenv';
@@ -96,6 +98,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'config set-context': configSetContext,
   'cluster-info': clusterInfo,
   logs,
+  attach: attachCmd,
   exec,
   run: runCmd,
   expose,
@@ -291,10 +294,21 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
     }
     const flags = new Flags(parsed);
     if (flags.changed('record')) err('Flag --record has been deprecated, --record will be removed in the future\n');
+    // record_flags.go: --record=true writes the command line as the change-cause annotation.
+    let api = ctx.api;
+    if (RECORD_COMMANDS.has(path) && flags.bool('record')) {
+      let whole;
+      try {
+        whole = fs.parse(argv.slice(1));
+      } catch {
+        whole = parsed;
+      }
+      api = recordingApi(ctx.api, changeCause(whole));
+    }
     const env: Env = {
       io,
       ctx,
-      api: ctx.api,
+      api,
       path,
       flags,
       namespace: flags.str('namespace') || state.namespace,

@@ -199,6 +199,9 @@ export function logs(env: Env): number | Pending {
   for (const pod of pods) {
     const containers = all ? [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c: Any) => c.name as string) : [containerFor(env, pod, requested)];
     for (const c of containers) {
+      // strategy.go LogLocation: a pod not yet bound to a node has no kubelet to ask; the API
+      // server answers with an empty stream (no error, no lines), even with -f or -p.
+      if (!pod.spec?.nodeName) continue;
       const st = logStatusError(pod, c, previous);
       if (st) throw st;
       const na = env.options.nodeAccess;

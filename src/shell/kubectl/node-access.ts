@@ -72,6 +72,32 @@ export interface NodeAccess {
    * executable not found).
    */
   exec(namespace: string, pod: string, container: string, argv: string[], stdin?: string): ExecResult | NodeAccessError | { running: RunningExec };
+  /**
+   * Attach to the container's main process (`kubectl attach`, `kubectl run -i -t`: the kubelet's
+   * /attach, CRI Attach): its stdin and output, or an error. Optional (without it, attaching is
+   * not available). kube-apiserver's own failures are thrown as `ApiError`.
+   */
+  attach?(namespace: string, pod: string, container: string): AttachedContainer | NodeAccessError;
+}
+
+/** An attached container (src/engine/node/stdin.ts `ContainerAttach`). */
+export interface AttachedContainer {
+  /** A line to the main process's stdin. */
+  write(line: string): void;
+  /** Close stdin (EOF). */
+  close(): void;
+  /** Ctrl-C on the terminal: the reading shell's foreground command ends (130). */
+  interrupt(): void;
+  /** The main process waits for input with nothing queued. */
+  readonly idle: boolean;
+  /** The main process reads stdin (a shell). */
+  readonly interactive: boolean;
+  /** The main process has ended. */
+  readonly ended: boolean;
+  /** The reading shell's directory. */
+  readonly cwd: string;
+  /** Output from now on; returns the unsubscribe. */
+  onOutput(cb: (text: string, stream: 'stdout' | 'stderr') => void): () => void;
 }
 
 /** True for a `NodeAccessError`. */
