@@ -14,7 +14,7 @@ const MAX_ROWS = 300;
  * after the first paint, so a page opening on a long timeline (the boot view's ~260 entries) does
  * not build them all before it draws the cluster.
  */
-const FIRST_ROWS = 40;
+const FIRST_ROWS = 20;
 
 const Row = memo(function Row({ item, epochMs, related }: { item: TraceItem; epochMs: number; related: boolean }) {
   const obj = item.object;
