@@ -9,6 +9,7 @@
  * answers for containers that run or ran. The shell passes one to `makeKubectl({ nodeAccess })`
  * once the node layer (kubelet + containerd) provides it.
  */
+import type { ContainerAttach } from '../../engine/node/stdin';
 
 /** Options of a log read (`kubectl logs --previous --tail=N -f --timestamps`). */
 export interface LogOptions {
@@ -80,25 +81,8 @@ export interface NodeAccess {
   attach?(namespace: string, pod: string, container: string): AttachedContainer | NodeAccessError;
 }
 
-/** An attached container (src/engine/node/stdin.ts `ContainerAttach`). */
-export interface AttachedContainer {
-  /** A line to the main process's stdin. */
-  write(line: string): void;
-  /** Close stdin (EOF). */
-  close(): void;
-  /** Ctrl-C on the terminal: the reading shell's foreground command ends (130). */
-  interrupt(): void;
-  /** The main process waits for input with nothing queued. */
-  readonly idle: boolean;
-  /** The main process reads stdin (a shell). */
-  readonly interactive: boolean;
-  /** The main process has ended. */
-  readonly ended: boolean;
-  /** The reading shell's directory. */
-  readonly cwd: string;
-  /** Output from now on; returns the unsubscribe. */
-  onOutput(cb: (text: string, stream: 'stdout' | 'stderr') => void): () => void;
-}
+/** An attached container: the engine's side of CRI Attach (src/engine/node/stdin.ts), as kubectl attach/run -it use it. */
+export type AttachedContainer = ContainerAttach;
 
 /** True for a `NodeAccessError`. */
 export function isNodeAccessError(v: unknown): v is NodeAccessError {
