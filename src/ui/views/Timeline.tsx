@@ -10,11 +10,11 @@ import { ToneIcon } from './status';
 /** Rows drawn at most (the rest stay in the store, reachable by filtering). */
 const MAX_ROWS = 300;
 /**
- * Rows of the first render: the panel shows about a dozen; the rest (up to MAX_ROWS) join right
- * after the first paint, so a page opening on a long timeline (the boot view's ~260 entries) does
- * not build them all before it draws the cluster.
+ * Rows of the first render: none. The rows (up to MAX_ROWS) join in the frame after the first
+ * paint, so a page opening on a long timeline (the boot view's ~260 entries) draws the cluster
+ * first; the panel stays empty for that one frame (no "nothing happened" text).
  */
-const FIRST_ROWS = 20;
+const FIRST_ROWS = 0;
 
 const Row = memo(function Row({ item, epochMs, related }: { item: TraceItem; epochMs: number; related: boolean }) {
   const obj = item.object;
@@ -107,7 +107,7 @@ export function Timeline() {
         </select>
       </div>
       <ol className="tl-list" aria-label="Timeline entries, newest first">
-        {rows.length === 0 ? <li className="muted tl-empty">{trace.length ? 'Nothing matches the filter.' : 'Nothing has happened yet.'}</li> : null}
+        {rows.length === 0 && rowLimit > 0 ? <li className="muted tl-empty">{trace.length ? 'Nothing matches the filter.' : 'Nothing has happened yet.'}</li> : null}
         {rows.map((t) => (
           <Row key={t.id} item={t} epochMs={epochMs} related={!!selectedName && t.object?.name === selectedName} />
         ))}
