@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { defineConfig, type Plugin } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { createServer, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /**
@@ -38,6 +39,41 @@ function startWorkerEarly(): Plugin {
 }
 
 /**
+ * Cold start (issue #6): the built index.html holds the App rendered on the boot view
+ * (src/ui/state/bootView.ts, the worker's own snapshot of the default cluster as its boot ends),
+ * so the cluster is drawn as soon as the HTML and CSS are in; src/main.tsx hydrates it when the
+ * page starts on that view, else renders afresh. The render runs src/entry-server.tsx through a
+ * Vite SSR module loader (middleware mode, no HTTP server) during the build.
+ */
+function prerenderBootView(): Plugin {
+  return {
+    name: 'cluster-playground:prerender-boot-view',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      async handler(html) {
+        const server = await createServer({
+          configFile: false,
+          root: fileURLToPath(new URL('.', import.meta.url)),
+          plugins: [react()],
+          server: { middlewareMode: true, hmr: false, ws: false },
+          appType: 'custom',
+          logLevel: 'error',
+          optimizeDeps: { noDiscovery: true, include: [] },
+        });
+        try {
+          const mod = (await server.ssrLoadModule('/src/entry-server.tsx')) as { render(): string };
+          const body = mod.render();
+          return body ? html.replace('<div id="root"></div>', `<div id="root">${body}</div>`) : html;
+        } finally {
+          await server.close();
+        }
+      },
+    },
+  };
+}
+
+/**
  * Cross-origin isolation (COOP same-origin + COEP require-corp) for `vite dev` and `vite preview`.
  * Everything the page loads is its own (no CDN), so nothing breaks; in exchange the page's timers
  * are precise (`performance.now()` and animation-frame times to 5 us instead of 100 us), so a frame
@@ -47,7 +83,7 @@ function startWorkerEarly(): Plugin {
 const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 export default defineConfig({
-  plugins: [react(), startWorkerEarly()],
+  plugins: [react(), startWorkerEarly(), prerenderBootView()],
   server: { headers: ISOLATION_HEADERS },
   preview: { headers: ISOLATION_HEADERS },
   worker: { format: 'es' },

@@ -31,3 +31,22 @@ test('the page loads with its heading, the cluster draws, and no console errors'
 
   expect(errors).toEqual([]);
 });
+
+test('the built page arrives with the booted cluster drawn (prerendered), then hydrates and runs without errors', async ({ page, request }) => {
+  // The HTML itself holds the bookshop's pods (vite.config.ts prerenderBootView), before any script runs.
+  const html = await (await request.get('/')).text();
+  for (const app of ['catalog-', 'orders-', 'web-', 'postgres-']) expect(html).toContain(`data-pod="${app}`);
+  expect(html).toContain('>starting<');
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  await page.goto('/');
+  await expect(page.getByTestId('cluster-state')).toHaveText('running', { timeout: 60_000 });
+  // Hydrated: the controls work (Pause is React's button, not dead prerendered markup).
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page.getByTestId('cluster-state')).toHaveText('paused');
+  await expect(page.locator('[data-pod^="catalog-"]')).toHaveCount(2);
+  expect(errors).toEqual([]);
+});

@@ -23,6 +23,16 @@ export interface BootViewOptions {
 
 type Snapshot = Extract<FromWorker, { type: 'snapshot' }>;
 
+/** The start the build prerenders (vite.config.ts): the default URL. src/main.tsx hydrates only a page started this way. */
+export const PRERENDERED_START: BootViewOptions = { seed: 1, paused: false };
+
+/** Whether a page started with `opts` draws exactly what the build prerendered (so it may hydrate it). */
+export function matchesPrerender(opts: BootViewOptions): boolean {
+  const a = bootViewFor(opts);
+  const b = bootViewFor(PRERENDERED_START);
+  return !!a && !!b && JSON.stringify(a.run) === JSON.stringify(b.run);
+}
+
 /**
  * The snapshot to draw before the worker's first one, for these start options: the boot view when
  * they ask for its cluster (the kind cluster of its seed; not `?cluster=test`), else undefined.

@@ -13,11 +13,20 @@ const noSubscribe = () => () => {};
 /** The record `uid` of the app's store (same object while it does not change); re-renders only when it changes. */
 export function useRecord(uid: string | undefined): ObjRecord | undefined {
   const subscribe = useCallback((l: () => void) => (uid ? subscribeUid(uid, l) : noSubscribe()), [uid]);
-  return useSyncExternalStore(subscribe, () => (uid ? simStore.getState().objects[uid] : undefined));
+  // The server snapshot (prerender and hydration, src/ui/state/hydration.ts) is the store's initial state, as zustand's own hooks use.
+  return useSyncExternalStore(
+    subscribe,
+    () => (uid ? simStore.getState().objects[uid] : undefined),
+    () => (uid ? simStore.getInitialState().objects[uid] : undefined),
+  );
 }
 
 /** Whether the object `uid` is the selection (by uid); re-renders only when that flips. */
 export function useIsSelected(uid: string): boolean {
   const subscribe = useCallback((l: () => void) => subscribeUid(uid, l), [uid]);
-  return useSyncExternalStore(subscribe, () => simStore.getState().selected?.uid === uid);
+  return useSyncExternalStore(
+    subscribe,
+    () => simStore.getState().selected?.uid === uid,
+    () => simStore.getInitialState().selected?.uid === uid,
+  );
 }

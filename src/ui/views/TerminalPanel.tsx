@@ -10,6 +10,7 @@
 import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { CommandBar } from './CommandBar';
 import { useSim } from '../state/store';
+import { useHydrated } from '../state/hydration';
 
 const ShellTerminal = lazy(() => import('../terminal/Terminal'));
 
@@ -77,8 +78,28 @@ function initialHeight(): number {
   return defaultHeight();
 }
 
-/** The terminal, or the command bar while it loads. */
+/**
+ * The terminal, or the command bar while it loads. While the prerendered page hydrates
+ * (src/ui/state/hydration.ts) it is drawn without what depends on this browser (its stored height,
+ * the window's height): the CSS default height, the same a fifth of the window as `defaultHeight`.
+ */
 export function TerminalPanel() {
+  const hydrated = useHydrated();
+  return hydrated ? <LiveTerminalPanel /> : <PrerenderedTerminalPanel />;
+}
+
+/** The panel as the build prerenders it (and hydration first draws it): the command bar at the default height. */
+function PrerenderedTerminalPanel() {
+  return (
+    <section className="term-panel" aria-label="Terminal" id="terminal" tabIndex={-1} style={{ height: `clamp(${MIN_HEIGHT}px, 20vh, 360px)` }}>
+      <div className="term-resizer" role="separator" aria-orientation="horizontal" aria-label="Resize the terminal" tabIndex={0} title="Drag to resize the terminal (double-click: default height)" />
+      <CommandBar />
+    </section>
+  );
+}
+
+/** The panel in the browser: resizable, foldable, the terminal once its chunk is loaded. */
+function LiveTerminalPanel() {
   const [height, setHeight] = useState(initialHeight);
   const load = useDeferredLoad();
   const [collapsed, setCollapsed] = useState(() => {
