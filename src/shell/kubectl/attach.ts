@@ -30,7 +30,7 @@ import type { Command, CommandIO } from '../types';
 import { ApiError } from '../../engine/api/errors';
 import { CmdError, discover, fail, pollUntil, type Env } from './env';
 import { isNodeAccessError, type AttachedContainer } from './node-access';
-import { containerFor, podFor } from './logs';
+import { badRequest, containerFor, podFor } from './logs';
 import { promptOf } from './container-session';
 import { parseGoDuration } from './flags';
 import { NO_EXEC_ACCESS } from './exec';
@@ -350,6 +350,8 @@ export function attachCmd(env: Env): number | Pending {
     tty = false;
     if (!quiet) env.err(`error: Unable to use a TTY - container ${container} did not allocate one\n`);
   } else if (!tty && spec?.tty) tty = true;
+  // kube-apiserver's pods/attach (pkg/registry/core/pod/strategy.go streamLocation): no node, no kubelet to proxy to.
+  if (!pod.spec?.nodeName) throw badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
   const cs = (pod.status?.containerStatuses ?? []).find((s: Any) => s.name === container);
   if (!cs?.state?.running) throw new CmdError(`error: unable to upgrade connection: container not found ("${container}")`);
   const o: Out = { out: (t) => env.out(t), err: (t) => env.err(t) };

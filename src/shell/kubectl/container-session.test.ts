@@ -64,3 +64,14 @@ describe('kubectl exec -it POD -- sh: the container shell attached to the termin
     expect(run('kubectl get pod bb').text).toBe('Error from server (NotFound): pods "bb" not found\n');
   });
 });
+
+describe('exec and attach to a pod no node has taken', () => {
+  it('kube-apiserver answers BadRequest: the pod does not have a host assigned', () => {
+    const { run } = setup();
+    run(`kubectl run p --image=busybox:1.36 --overrides='{"spec":{"nodeSelector":{"disk":"none"}}}' -- sleep 3600`);
+    expect(run('kubectl get pod p --no-headers').text).toMatch(/^p\s+0\/1\s+Pending/);
+    expect(run('kubectl exec p -- ls')).toMatchObject({ exitCode: 1, text: 'Error from server (BadRequest): pod p does not have a host assigned\n' });
+    expect(run('kubectl exec -it p -- sh')).toMatchObject({ exitCode: 1, text: 'Error from server (BadRequest): pod p does not have a host assigned\n' });
+    expect(run('kubectl attach p -i')).toMatchObject({ exitCode: 1, text: 'Error from server (BadRequest): pod p does not have a host assigned\n' });
+  });
+});

@@ -12,7 +12,7 @@
 import { discover, fail, usageError, CmdError, pollUntil, type Env } from './env';
 import { isNodeAccessError, type ExecResult } from './node-access';
 import type { Pending } from '../types';
-import { containerFor, podFor } from './logs';
+import { badRequest, containerFor, podFor } from './logs';
 import { sessionOf } from '../shell';
 import { attachContainerShell, SESSION_SHELLS } from './container-session';
 
@@ -40,6 +40,8 @@ export function exec(env: Env): number | Pending {
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') throw fail(`cannot exec into a container in a completed pod; current phase is ${phase}`);
   const container = containerFor(env, pod, env.flags.str('container'));
+  // kube-apiserver's pods/exec (pkg/registry/core/pod/strategy.go streamLocation): no node, no kubelet to proxy to.
+  if (!pod.spec?.nodeName) throw badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
   const cs = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((s: Any) => s.name === container);
   if (!cs?.state?.running) throw fail(`unable to upgrade connection: container not found ("${container}")`);
   const na = env.options.nodeAccess;
