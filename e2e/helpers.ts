@@ -75,3 +75,16 @@ export async function copyBuffer(page: Page): Promise<string> {
   await page.keyboard.press('ControlOrMeta+C');
   return (await page.evaluate(() => (globalThis as unknown as BrowserGlobals).navigator.clipboard.readText())).replace(/\r\n/g, '\n');
 }
+
+/**
+ * Open the default cluster paused (`/?seed=1&paused=1`: deterministic, time moves only by the
+ * controls), wait for it, and focus the terminal at the laptop's prompt.
+ */
+export async function openPausedTerminal(page: Page): Promise<void> {
+  await page.goto('/?seed=1&paused=1');
+  await expect(page.getByTestId('cluster-state')).toHaveText('paused', { timeout: 60_000 });
+  const xterm = page.getByRole('region', { name: 'Terminal' }).locator('.xterm');
+  await expect(xterm).toBeVisible();
+  await xterm.click();
+  await expect.poll(() => promptNow(page)).toBe('$ ');
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { after, focusTerminal, promptNow, typeLine } from './helpers';
+import { after, focusTerminal, openPausedTerminal, promptNow, typeLine } from './helpers';
 
 /**
  * `kubectl run tmp --rm -it --image=busybox:1.36 --restart=Never -- sh` in the browser terminal:
@@ -12,12 +12,7 @@ test('kubectl run --rm -it busybox sh: a throwaway pod attached to the terminal 
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(String(err)));
   await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto('/?seed=1&paused=1');
-  await expect(page.getByTestId('cluster-state')).toHaveText('paused', { timeout: 60_000 });
-  const xterm = page.getByRole('region', { name: 'Terminal' }).locator('.xterm');
-  await expect(xterm).toBeVisible();
-  await xterm.click();
-  await expect.poll(() => promptNow(page)).toBe('$ ');
+  await openPausedTerminal(page);
   const line = 'kubectl run tmp --rm -it --image=busybox:1.36 --restart=Never -- sh';
   await typeLine(page, line);
   // The image pull and the start take cluster time.

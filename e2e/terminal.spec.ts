@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { after, count, focusTerminal, promptNow, run, terminalText, typeLine } from './helpers';
+import { after, count, focusTerminal, openPausedTerminal, promptNow, run, terminalText, typeLine } from './helpers';
 
 /**
  * The terminal under the map (issue #7, "Terminal"), as a learner uses it: list the bookshop's
@@ -160,12 +160,7 @@ test('a here-document pasted whole is applied as one input', async ({ page }) =>
 test('kubectl exec -it into a catalog pod: the prompt is the container shell until exit', async ({ page }, testInfo) => {
   test.setTimeout(150_000);
   await page.setViewportSize({ width: 1280, height: 720 });
-  await page.goto('/?seed=1&paused=1');
-  await expect(page.getByTestId('cluster-state')).toHaveText('paused', { timeout: 60_000 });
-  const xterm = page.getByRole('region', { name: 'Terminal' }).locator('.xterm');
-  await expect(xterm).toBeVisible();
-  await xterm.click();
-  await expect.poll(() => promptNow(page)).toBe('$ ');
+  await openPausedTerminal(page);
   const pod = (await run(page, 'kubectl get pods -n bookshop -l app=catalog -o name')).trim().split('\n')[0].replace('pod/', '').trim();
   await typeLine(page, `kubectl exec -it -n bookshop ${pod} -- sh`);
   // Alpine's ash as the image's non-root user.
