@@ -409,15 +409,7 @@ export class ApiServer {
   /** GET one object, or undefined when absent (other errors still throw). */
   tryGet(type: string | ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
     // `get` without building the NotFound error (performance only: an Error captures a stack).
-    this.checkAvailable();
-    let t: ResourceType;
-    try {
-      t = this.resolveType(type);
-    } catch (e) {
-      if (e instanceof ApiError && e.code === 404) return undefined;
-      throw e;
-    }
-    const o = this.store.get(typeKeyOf(t), objKey(t.namespaced ? namespace : undefined, name));
+    const o = this.tryGetShared(type, namespace, name);
     return o ? deepCopy(o) : undefined;
   }
 
