@@ -61,8 +61,15 @@ export function exec(env: Env): number | Pending {
   return finish(env, r);
 }
 
-/** Print what the process wrote and how it ended, as kubectl does; returns kubectl's exit status. */
+/**
+ * Print what the process wrote and how it ended, as kubectl does; returns kubectl's exit status.
+ * An exec that could not start (binary missing from the image, container not running) is not an
+ * exit status: the CRI streaming server (k8s.io/kubelet/pkg/cri/streaming/remotecommand/exec.go
+ * ServeExec) answers `apierrors.NewInternalError("error executing command in container: ...")`,
+ * which kubectl prints as `error: Internal error occurred: ...` and exits 1.
+ */
 function finish(env: Env, r: ExecResult): number {
+  if (r.error) throw new CmdError(`error: Internal error occurred: error executing command in container: ${r.error.desc}`);
   env.out(r.stdout);
   env.err(r.stderr);
   if (r.exitCode !== 0) {
