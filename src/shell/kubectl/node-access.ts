@@ -33,6 +33,12 @@ export interface ExecResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /**
+   * The exec could not start (binary missing from the image, container not running): the CRI
+   * error's description, e.g. `failed to exec in container: failed to start exec "ID": OCI runtime
+   * exec failed: ...: unknown` (containerd's `CriError.desc`).
+   */
+  error?: { readonly desc: string };
 }
 
 /**
