@@ -159,10 +159,11 @@ c      1      0s    web    tier=web
     b.c.stopScheduler();
     b.c.run(20_000);
     expect(b.run('kubectl get cs').stdout).toBe(
-      'NAME                 STATUS      MESSAGE   ERROR\n' +
-        'scheduler            Unhealthy             Get "https://127.0.0.1:10259/healthz": dial tcp 127.0.0.1:10259: connect: connection refused\n' +
-        'controller-manager   Healthy     ok        \n' +
-        'etcd-0               Healthy     ok        \n',
+      // the kubesphere/kubesphere#5498 and easzlab/kubeasz#1000 transcripts: the text in MESSAGE
+      'NAME                 STATUS      MESSAGE                                                                                        ERROR\n' +
+        'scheduler            Unhealthy   Get "https://127.0.0.1:10259/healthz": dial tcp 127.0.0.1:10259: connect: connection refused   \n' +
+        'controller-manager   Healthy     ok                                                                                             \n' +
+        'etcd-0               Healthy     ok                                                                                             \n',
     );
   });
 

@@ -58,7 +58,8 @@ const COMPONENTS: { name: string; lease?: string; url: string }[] = [
 
 /**
  * The ComponentStatus objects the API server computes (componentstatus/rest.go): Healthy `ok`,
- * or Unhealthy with the probe's connection-refused error. Scheduler and controller-manager are
+ * or Unhealthy with the probe's connection-refused text as the condition's message (the HTTP
+ * prober reports a failed GET as a Failure whose data is the error text, not as an error). Scheduler and controller-manager are
  * healthy while their leader-election Lease was renewed within 15 s; etcd while the API can
  * reach it.
  */
@@ -76,7 +77,10 @@ export function componentStatuses(env: Env): KubeObject[] {
     const port = /:(\d+)\//.exec(c.url)?.[1];
     const cond = healthy
       ? { type: 'Healthy', status: 'True', message: 'ok' }
-      : { type: 'Healthy', status: 'False', error: `Get "${c.url}": dial tcp 127.0.0.1:${port}: connect: connection refused` };
+      : // DoHTTPProbe (pkg/probe/http/http.go) turns a failed GET into (Failure, err.Error(), nil), and
+        // DoServerCheck (componentstatus/validator.go) passes that text on as the message: the
+        // connection-refused text lands in MESSAGE, ERROR stays empty.
+        { type: 'Healthy', status: 'False', message: `Get "${c.url}": dial tcp 127.0.0.1:${port}: connect: connection refused` };
     return { apiVersion: 'v1', kind: 'ComponentStatus', metadata: { name: c.name }, conditions: [cond] } as KubeObject;
   });
 }
