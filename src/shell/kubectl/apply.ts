@@ -57,9 +57,9 @@ export function mapObjectTypes<O extends { object: KubeObject; source: string }>
 
 /** `--validate` on while kube-apiserver is down: kubectl fails fetching the OpenAPI schema first. */
 export function openApiDownError(env: Env, source: string): CmdError {
-  const host = env.options.server;
+  const { serverUrl, dialAddress } = env.options;
   return fail(
-    `error validating "${source}": error validating data: failed to download openapi: Get "https://${host}/openapi/v2?timeout=32s": dial tcp ${host}: connect: connection refused; if you choose to ignore these errors, turn validation off with --validate=false`,
+    `error validating "${source}": error validating data: failed to download openapi: Get "${serverUrl}/openapi/v2?timeout=32s": dial tcp ${dialAddress}: connect: connection refused; if you choose to ignore these errors, turn validation off with --validate=false`,
   );
 }
 

@@ -147,9 +147,9 @@ export function finish(env: Env, obj: Any, clusterScoped = false, failedToCreate
       });
     } catch (e) {
       if (e instanceof ApiError && e.connectionRefused) {
-        const host = env.options.server;
+        const { serverUrl, dialAddress } = env.options;
         const path = t ? `${t.group ? `/apis/${t.group}/${t.version}` : '/api/v1'}${t.namespaced ? `/namespaces/${env.namespace}` : ''}/${t.resource}` : '';
-        throw fail(`failed to create ${obj.kind.toLowerCase()}: Post "https://${host}${path}?fieldManager=kubectl-create&fieldValidation=Strict": dial tcp ${host}: connect: connection refused`);
+        throw fail(`failed to create ${obj.kind.toLowerCase()}: Post "${serverUrl}${path}?fieldManager=kubectl-create&fieldValidation=Strict": dial tcp ${dialAddress}: connect: connection refused`);
       }
       // The generators that wrap the server's answer (`fmt.Errorf("failed to create deployment: %v", err)`)
       // print it as a plain error, not `Error from server (...)`.

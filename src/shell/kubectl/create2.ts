@@ -403,8 +403,8 @@ export function createToken(env: Env): number {
     sa = env.api.get('serviceaccounts', env.namespace, saName);
   } catch (e) {
     if (e instanceof ApiError && e.connectionRefused) {
-      const host = env.options.server;
-      throw fail(`failed to create token: Post "https://${host}/api/v1/namespaces/${env.namespace}/serviceaccounts/${saName}/token": dial tcp ${host}: connect: connection refused`);
+      const { serverUrl, dialAddress } = env.options;
+      throw fail(`failed to create token: Post "${serverUrl}/api/v1/namespaces/${env.namespace}/serviceaccounts/${saName}/token": dial tcp ${dialAddress}: connect: connection refused`);
     }
     if (e instanceof ApiError) throw fail(`failed to create token: ${e.status.message}`);
     throw e;

@@ -24,6 +24,22 @@ export interface KubectlOptions {
   server?: string;
   /** kubeconfig context / cluster name. Default `kind-k8s-lab`. */
   contextName?: string;
+  /**
+   * The server's URL as requests spell it. Default `https://` + `server`; kubectl without any
+   * kubeconfig talks to `http://localhost:8080` (client-go's default, clientcmd `getDefaultServer`).
+   */
+  serverUrl?: string;
+  /**
+   * The address a refused dial names (`dial tcp ADDR: connect: connection refused`): the server's
+   * host resolved. Default `server` (an IP already); `[::1]:8080` for localhost in a kind node.
+   */
+  dialAddress?: string;
+  /**
+   * The kubeconfig's cluster and user names for `config view|get-contexts` when they differ from
+   * the context's (kubeadm's admin.conf: context `kubernetes-admin@k8s-lab`, cluster `k8s-lab`,
+   * user `kubernetes-admin`). Default: both are `contextName` (kind's kubeconfig on the laptop).
+   */
+  kubeconfigNames?: { cluster: string; user: string };
 }
 
 /** Per-kubectl-instance state (one per shell): process ids for klog lines, the kubeconfig context's namespace. */
@@ -115,18 +131,23 @@ export function requiredFlagError(env: Env, ...names: string[]): CmdError {
  * kube-apiserver is down (client-go discovery/cached/memory/memcache.go:265), `n` times.
  */
 export function discoveryErrorLines(env: Env, n: number): string {
-  const host = env.options.server;
+  const { serverUrl, dialAddress } = env.options;
   let s = '';
   for (let i = 0; i < n; i++) {
     s += klogLine(
       env,
       'E',
       'memcache.go:265',
-      `"Unhandled Error" err="couldn't get current server API group list: Get \\"https://${host}/api?timeout=32s\\": dial tcp ${host}: connect: connection refused"`,
+      `"Unhandled Error" err="couldn't get current server API group list: Get \\"${serverUrl}/api?timeout=32s\\": dial tcp ${dialAddress}: connect: connection refused"`,
       i,
     );
   }
   return s;
+}
+
+/** client-go's connection-refused line for `server` (what kubectl prints when nothing answers). */
+export function refusedMessage(server: string): string {
+  return `The connection to the server ${server} was refused - did you specify the right host or port?`;
 }
 
 /**

@@ -13,7 +13,8 @@ import { changeCause, recordingApi } from './record';
 import type { Command, CommandIO, Pending, ShellContext } from '../types';
 import { COMMANDS, OPTIONS_HELP, type FlagDef } from './helpdata';
 import { FlagError, FlagSet, Flags, suggestionsFor } from './flags';
-import { CmdError, errorText, type Env, type KubectlOptions, type KubectlState, type Subcommand } from './env';
+import { CmdError, errorText, refusedMessage, type Env, type KubectlOptions, type KubectlState, type Subcommand } from './env';
+import { ApiError } from '../../engine/api/errors';
 import { get } from './get';
 import { describe } from './describe';
 import { apply } from './apply';
@@ -190,10 +191,14 @@ const DEFAULT_CLIENT_VERSION = 'v1.36.1';
 /** `makeKubectl()` with no node layer. */
 export function makeKubectl(options: KubectlOptions = {}): Command {
   const state: KubectlState = { pid: 45934, namespace: 'default' };
+  const server = options.server ?? '127.0.0.1:6443';
   const opts = {
     clientVersion: options.clientVersion ?? DEFAULT_CLIENT_VERSION,
-    server: options.server ?? '127.0.0.1:6443',
+    server,
     contextName: options.contextName ?? 'kind-k8s-lab',
+    serverUrl: options.serverUrl ?? `https://${server}`,
+    dialAddress: options.dialAddress ?? server,
+    kubeconfigNames: options.kubeconfigNames ?? { cluster: options.contextName ?? 'kind-k8s-lab', user: options.contextName ?? 'kind-k8s-lab' },
     nodeAccess: options.nodeAccess,
   };
   return (argv: string[], io: CommandIO, ctx: ShellContext): number | Pending => {
@@ -323,7 +328,9 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
       if (typeof r === 'number') return r;
       return guardPending(env, r);
     } catch (e) {
-      const t = errorText(e);
+      // A dial that never reached a server names the server of kubectl's kubeconfig (the API
+      // server's own error text knows only its in-cluster address).
+      const t = e instanceof ApiError && e.connectionRefused ? refusedMessage(opts.server) : errorText(e);
       err(t.endsWith('\n') ? t : t + '\n');
       return e instanceof CmdError ? e.code : 1;
     }

@@ -198,4 +198,18 @@ describe('the API server is down', () => {
       'error: failed to create deployment: Post "https://127.0.0.1:6443/apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create&fieldValidation=Strict": dial tcp 127.0.0.1:6443: connect: connection refused\n',
     );
   });
+
+  it("names the kubeconfig's server (kind's host port), and cluster-info still prints its dump hint", () => {
+    // kind maps the API server to a random host port; the API's own error knows only 6443
+    const b = bench({ kubectl: { server: '127.0.0.1:54876' } });
+    b.c.api.setAvailability('down');
+    const refused = 'The connection to the server 127.0.0.1:54876 was refused - did you specify the right host or port?\n';
+    expect(b.run('kubectl version')).toMatchObject({ stdout: 'Client Version: v1.36.1\nKustomize Version: v5.7.1\n', stderr: refused, code: 1 });
+    // clusterinfo.go Run writes the hint after the failed listing, then returns its error
+    const r = b.run('kubectl cluster-info');
+    expect(r.stdout).toBe("\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n");
+    expect(r.stderr.split('\n').slice(0, 5).every((l) => l.includes('memcache.go:265] "Unhandled Error"') && l.includes('https://127.0.0.1:54876/api?timeout=32s'))).toBe(true);
+    expect(r.stderr.endsWith(refused)).toBe(true);
+    expect(r.code).toBe(1);
+  });
 });

@@ -13,7 +13,7 @@
 import { toYaml } from '../../engine/api/yaml';
 import { PrintError, printObjects, tabwrite } from '../printers';
 import type { KubeObject } from '../../engine/api/types';
-import { CmdError, discover, discoveryErrorLines, fail, type Env } from './env';
+import { CmdError, discover, discoveryErrorLines, fail, refusedMessage, type Env } from './env';
 import { COMMANDS } from './helpdata';
 
 /** kubectl's embedded kustomize (v5.7.x since kubectl 1.34). */
@@ -29,11 +29,17 @@ export function serverVersion(env: Env): string {
   return cp?.status?.nodeInfo?.kubeletVersion ?? FALLBACK_SERVER_VERSION;
 }
 
-function versionInfo(git: string, commit: string, build: string, goVersion: string): Record<string, string> {
+function versionInfo(git: string, commit: string, build: string, goVersion: string, server = false): Record<string, string> {
   const m = /^v(\d+)\.(\d+)/.exec(git);
+  const major = m?.[1] ?? '1';
+  const minor = m?.[2] ?? '0';
   return {
-    major: m?.[1] ?? '1',
-    minor: m?.[2] ?? '0',
+    major,
+    minor,
+    // A server's version.Info also carries its compatibility versions (component-base
+    // compatibility effectiveVersion.Info, 1.33+): emulating itself, compatible with the minor
+    // before. The client's (kubectl's own build info) has none.
+    ...(server ? { emulationMajor: major, emulationMinor: minor, minCompatibilityMajor: major, minCompatibilityMinor: String(Math.max(0, Number(minor) - 1)) } : {}),
     gitVersion: git,
     gitCommit: commit,
     gitTreeState: 'clean',
@@ -42,6 +48,14 @@ function versionInfo(git: string, commit: string, build: string, goVersion: stri
     compiler: 'gc',
     platform: 'linux/amd64',
   };
+}
+
+/**
+ * kube-apiserver's `/version` document for `gitVersion` (`v1.35.0`), fields in version.Info's
+ * order: the build of the node image's kube-apiserver.
+ */
+export function serverVersionInfo(gitVersion: string): Record<string, string> {
+  return versionInfo(gitVersion, '5e1c7a9b3d2f4e6a8c0b1d3f5a7c9e1b3d5f7a9c', '2025-12-17T15:38:52Z', 'go1.25.5', true);
 }
 
 /** `kubectl version [--client] [-o json|yaml]`. */
@@ -55,7 +69,7 @@ export function version(env: Env): number {
   if (!clientOnly) {
     try {
       const v = serverVersion(env);
-      server = versionInfo(v, '5e1c7a9b3d2f4e6a8c0b1d3f5a7c9e1b3d5f7a9c', '2025-12-17T15:38:52Z', 'go1.25.5');
+      server = serverVersionInfo(v);
     } catch (e) {
       serverErr = e;
     }
@@ -136,31 +150,42 @@ export function apiVersions(env: Env): number {
 /** `kubectl cluster-info`. */
 export function clusterInfo(env: Env): number {
   if (env.flags.args[0] === 'dump') throw fail('cluster-info dump is not available in this playground');
-  discover(env, 5);
-  const base = `https://${env.options.server}`;
+  // clusterinfo.go Run: the dump hint is written whether or not the services could be listed,
+  // then the listing's error (here the discovery failure: its log lines came first) is returned.
+  if (env.api.getAvailability() === 'down') {
+    env.err(discoveryErrorLines(env, 5));
+    env.out(CLUSTER_INFO_DUMP_HINT);
+    throw new CmdError(refusedMessage(env.options.server));
+  }
+  const base = env.options.serverUrl;
   env.out(`Kubernetes control plane is running at ${base}\n`);
   for (const svc of env.api.list('services', { namespace: 'kube-system', labelSelector: 'kubernetes.io/cluster-service=true' }).items) {
     const name = svc.metadata.labels?.['kubernetes.io/name'] ?? svc.metadata.name;
     const port = svc.spec?.ports?.[0];
     const portName = port?.name ? `:${port.name}` : '';
-    const scheme = port?.name === 'https' ? 'https:' : '';
+    // clusterinfo.go: "guess if the scheme is https" from the port's name or number.
+    const scheme = port?.name === 'https' || port?.port === 443 ? 'https:' : '';
     env.out(`${name} is running at ${base}/api/v1/namespaces/kube-system/services/${scheme}${svc.metadata.name}${portName}/proxy\n`);
   }
-  env.out("\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n");
+  env.out(CLUSTER_INFO_DUMP_HINT);
   return 0;
 }
+
+/** The last lines of `kubectl cluster-info` (clusterinfo.go), printed even when listing failed. */
+const CLUSTER_INFO_DUMP_HINT = "\nTo further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n";
 
 /** kind's kubeconfig for the cluster. */
 function kubeconfig(env: Env): Record<string, unknown> {
   const n = env.options.contextName;
+  const { cluster, user } = env.options.kubeconfigNames;
   return {
     apiVersion: 'v1',
-    clusters: [{ cluster: { 'certificate-authority-data': 'DATA+OMITTED', server: `https://${env.options.server}` }, name: n }],
-    contexts: [{ context: { cluster: n, ...(env.state.namespace !== 'default' ? { namespace: env.state.namespace } : {}), user: n }, name: n }],
+    clusters: [{ cluster: { 'certificate-authority-data': 'DATA+OMITTED', server: env.options.serverUrl }, name: cluster }],
+    contexts: [{ context: { cluster, ...(env.state.namespace !== 'default' ? { namespace: env.state.namespace } : {}), user }, name: n }],
     'current-context': n,
     kind: 'Config',
     preferences: {},
-    users: [{ name: n, user: { 'client-certificate-data': 'DATA+OMITTED', 'client-key-data': 'DATA+OMITTED' } }],
+    users: [{ name: user, user: { 'client-certificate-data': 'DATA+OMITTED', 'client-key-data': 'DATA+OMITTED' } }],
   };
 }
 
@@ -197,7 +222,8 @@ export function configGetContexts(env: Env): number {
   const nameOnly = env.flags.str('output') === 'name';
   const lines = [];
   if (!nameOnly && !env.flags.bool('no-headers')) lines.push('CURRENT\tNAME\tCLUSTER\tAUTHINFO\tNAMESPACE');
-  if (show) lines.push(nameOnly ? n : `*\t${n}\t${n}\t${n}\t${env.state.namespace === 'default' ? '' : env.state.namespace}`);
+  const { cluster, user } = env.options.kubeconfigNames;
+  if (show) lines.push(nameOnly ? n : `*\t${n}\t${cluster}\t${user}\t${env.state.namespace === 'default' ? '' : env.state.namespace}`);
   if (lines.length) env.out(nameOnly ? lines.join('\n') + '\n' : tabwrite(lines.join('\n') + '\n'));
   if (missing.length === 1) throw fail(`context ${missing[0]} not found`);
   // An aggregate of several errors prints one per line, without the `error: ` prefix.

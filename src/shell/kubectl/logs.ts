@@ -16,7 +16,7 @@ import { ApiError } from '../../engine/api/errors';
 import { selectorFromLabelSelector } from '../../engine/api/labels';
 import { timestampMs } from '../printers';
 import { CmdError, discover, fail, usageError, type Env } from './env';
-import { isNodeAccessError, type LogOptions } from './node-access';
+import { isNodeAccessError, type LogOptions, type LogStream } from './node-access';
 import { parseRfc3339 } from '../../engine/clock';
 import { resolveType } from './builder';
 
@@ -63,9 +63,14 @@ export function podFor(env: Env, target: string): KubeObject {
 
 /**
  * The container kubectl picks: `-c`, else the `kubectl.kubernetes.io/default-container`
- * annotation, else the first, announcing the choice when the pod has several containers.
+ * annotation (any container of the pod, init and ephemeral ones too: podcmd
+ * `FindContainerByName`), else the first, announcing the choice when the pod has more than one
+ * container (podcmd `AllContainerNames`: containers, then `NAME (ephem)`, then `NAME (init)`).
+ * An annotation naming no container is skipped; `kubectl logs` says so first
+ * (polymorphichelpers/logsforobject.go: `Default container name "x" not found in pod P`),
+ * `exec` and `attach` only log it at -v=4 (`podcmd.FindOrDefaultContainerByName`): `forLogs`.
  */
-export function containerFor(env: Env, pod: Any, requested: string): string {
+export function containerFor(env: Env, pod: Any, requested: string, forLogs = false): string {
   const init: Any[] = pod.spec?.initContainers ?? [];
   const main: Any[] = pod.spec?.containers ?? [];
   const eph: Any[] = pod.spec?.ephemeralContainers ?? [];
@@ -73,11 +78,15 @@ export function containerFor(env: Env, pod: Any, requested: string): string {
     if (![...init, ...main, ...eph].some((c) => c.name === requested)) throw fail(`container ${requested} is not valid for pod ${pod.metadata.name}`);
     return requested;
   }
-  const annotated = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'];
-  const chosen = (annotated && main.find((c) => c.name === annotated)?.name) || main[0]?.name;
+  const annotated: string | undefined = pod.metadata?.annotations?.['kubectl.kubernetes.io/default-container'] || undefined;
+  if (annotated) {
+    if ([...main, ...init, ...eph].some((c) => c.name === annotated)) return annotated;
+    if (forLogs) env.err(`Default container name "${annotated}" not found in pod ${pod.metadata.name}\n`);
+  }
+  const chosen = main[0]?.name;
   if (!chosen) throw badRequest(`a container name must be specified for pod ${pod.metadata.name}`);
-  if (main.length + init.length + eph.length > 1 && !annotated) {
-    const names = [...init.map((c) => `${c.name} (init)`), ...main.map((c) => c.name), ...eph.map((c) => `${c.name} (ephem)`)];
+  if (main.length > 1 || init.length > 0 || eph.length > 0) {
+    const names = [...main.map((c) => c.name), ...eph.map((c) => `${c.name} (ephem)`), ...init.map((c) => `${c.name} (init)`)];
     env.err(`Defaulted container "${chosen}" out of: ${names.join(', ')}\n`);
   }
   return chosen;
@@ -195,9 +204,9 @@ export function logs(env: Env): number | Pending {
     const max = env.flags.int('max-log-requests');
     if (n > 1 && n > max) throw fail(`you are attempting to follow ${n} log streams, but maximum allowed concurrency is ${max}, use --max-log-requests to increase the limit`);
   }
-  const streams: { stop(): void; readonly ended: boolean }[] = [];
+  const streams: LogStream[] = [];
   for (const pod of pods) {
-    const containers = all ? [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c: Any) => c.name as string) : [containerFor(env, pod, requested)];
+    const containers = all ? [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c: Any) => c.name as string) : [containerFor(env, pod, requested, true)];
     for (const c of containers) {
       // strategy.go LogLocation: a pod not yet bound to a node has no kubelet to ask; the API
       // server answers with an empty stream (no error, no lines), even with -f or -p.
@@ -220,7 +229,14 @@ export function logs(env: Env): number | Pending {
   }
   if (streams.length === 0) return 0;
   return {
-    poll: () => (streams.every((s) => s.ended) ? 0 : undefined),
+    poll: () => {
+      for (const s of streams) if (!s.ended) s.poll?.();
+      return streams.every((s) => s.ended) ? 0 : undefined;
+    },
     cancel: () => streams.forEach((s) => s.stop()),
+    wakeAt: () => {
+      const at = streams.filter((s) => !s.ended).map((s) => s.wakeAt?.());
+      return at.length === 0 || at.some((t) => t === undefined) ? undefined : Math.min(...(at as number[]));
+    },
   };
 }

@@ -58,6 +58,13 @@ export interface LogStream {
   stop(): void;
   /** True once the container has exited and every line was delivered. */
   readonly ended: boolean;
+  /**
+   * Deliver what the container wrote since the last call (a stream that reads the log as it
+   * grows); kubectl calls it each time virtual time moves. Optional: a push stream needs none.
+   */
+  poll?(): void;
+  /** Virtual ms at which `poll` next has something to do (undefined: whenever time moves). */
+  wakeAt?(): number | undefined;
 }
 
 /** The node layer as kubectl logs/exec reach it. */
