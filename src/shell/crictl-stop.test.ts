@@ -40,3 +40,38 @@ describe('crictl stop and rm', () => {
     expect(run('docker exec k8s-lab-worker crictl ps -a -q').text).not.toContain(id);
   });
 });
+
+describe('crictl commands the playground lacks', () => {
+  it('are named as missing whatever their flags (not a flag error of another command)', () => {
+    const r = run('docker exec k8s-lab-control-plane crictl exec -it abc etcdctl member list');
+    expect(r.exitCode).toBe(1);
+    expect(r.text).toMatch(/^time="[^"]+" level=fatal msg="command \\"exec\\" is not available in the playground \(crictl ps, pods, images, logs, stop, rm, version\)"\n$/);
+    expect(run('docker exec k8s-lab-control-plane crictl inspect -o json abc').text).toMatch(/msg="command \\"inspect\\" is not available in the playground/);
+  });
+});
+
+describe('crictl ps --state and crictl logs -f', () => {
+  it('filters by state (case-insensitive), rejects an unknown one, and follows a log until interrupted', () => {
+    run(`kubectl run ticker --image=busybox:1.36 -- sh -c 'i=0; while true; do echo tick $i; i=$((i+1)); sleep 2; done'`);
+    run(`kubectl run crashy --image=busybox:1.36 --restart=Never -- sh -c 'echo boom; exit 3'`);
+    run('sleep 20');
+    const node = (pod: string) => run(`kubectl get pod ${pod} -o jsonpath={.spec.nodeName}`).text;
+    const exited = run(`docker exec ${node('crashy')} crictl ps -s Exited`).text.split('\n');
+    expect(exited[0]).toMatch(/^CONTAINER +IMAGE +CREATED +STATE +NAME +ATTEMPT +POD ID +POD +NAMESPACE$/);
+    expect(exited.some((l) => / Exited +crashy +0 +\w+ +crashy +default$/.test(l))).toBe(true);
+    expect(exited.some((l) => / Running /.test(l))).toBe(false);
+    expect(run(`docker exec ${node('ticker')} crictl ps --state=running --name ticker -q`).text).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(run('docker exec k8s-lab-worker crictl ps -s bogus')).toMatchObject({ exitCode: 1 });
+    expect(run('docker exec k8s-lab-worker crictl ps -s bogus').text).toMatch(/level=fatal msg="--state should be one of created, running, exited or unknown"\n$/);
+    const id = run(`docker exec ${node('ticker')} crictl ps --name ticker -q`).text.trim();
+    const r = runToCompletion(shell, `docker exec ${node('ticker')} crictl logs -f --tail 1 ${id}`, { maxVirtualMs: 7000 });
+    expect(r.timedOut).toBe(true);
+    const lines = r.text.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    const first = Number(/^tick (\d+)$/.exec(lines[0])![1]);
+    expect(lines).toEqual(lines.map((_, i) => `tick ${first + i}`));
+    // an exited container has nothing to follow: its lines, then exit 0
+    const cid = run(`docker exec ${node('crashy')} crictl ps -a --name crashy -q`).text.trim().split('\n')[0];
+    expect(run(`docker exec ${node('crashy')} crictl logs -f ${cid}`)).toMatchObject({ text: 'boom\n', exitCode: 0, timedOut: false });
+  });
+});

@@ -16,6 +16,7 @@ import type { Command, CommandIO, Pending, ShellContext } from './types';
 import type { ClusterAccess, ClusterNodeAccess } from './cluster-access';
 import { apiServerHostPort, containerId, findNode, nodeImage } from './cluster-access';
 import { nodeEnvironment, nodeFiles } from './node-commands';
+import type { NodeAccess } from './kubectl/node-access';
 import { HOST_WORKDIR, sessionOf } from './shell';
 import { humanSize } from '../engine/node/runtime';
 import { normalizePath } from '../engine/node/fs';
@@ -59,6 +60,8 @@ export function dockerTable(rows: string[][]): string {
 /** Options of `makeDocker`. */
 export interface DockerOptions {
   cluster: ClusterAccess;
+  /** How a node's kubectl reaches containers (the laptop kubectl's node access). */
+  nodeAccess?: NodeAccess;
 }
 
 /** The `docker` command for a cluster. */
@@ -320,7 +323,7 @@ export function makeDocker(o: DockerOptions): Command {
       io.stderr('docker exec: needs the playground shell\n');
       return 126;
     }
-    const nodeEnv = nodeEnvironment({ cluster, node: n, hostCtx: ctx });
+    const nodeEnv = nodeEnvironment({ cluster, node: n, hostCtx: ctx, ...(o.nodeAccess ? { nodeAccess: o.nodeAccess } : {}) });
     Object.assign(nodeEnv.ctx.env, env);
     if (workdir !== undefined) nodeEnv.ctx.env.PWD = workdir.startsWith('/') ? normalizePath(workdir) : normalizePath(`/${workdir}`);
     const cmd = argv[0];

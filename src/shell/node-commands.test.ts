@@ -64,6 +64,11 @@ describe('files on a node', () => {
     expect(run('docker exec k8s-lab-worker rm -rf /tmp/a').exitCode).toBe(0);
     expect(run('docker exec k8s-lab-worker ls /tmp/a')).toMatchObject({ text: "ls: cannot access '/tmp/a': No such file or directory\n", exitCode: 2 });
     expect(run("docker exec k8s-lab-worker sh -c 'echo x > /nodir/f'")).toMatchObject({ text: 'sh: 1: cannot create /nodir/f: Directory nonexistent\n', exitCode: 1 });
+    // a missing operand among several: its error first (ls stats every operand before listing)
+    expect(run('docker exec k8s-lab-worker ls /etc/kubernetes /nope')).toMatchObject({
+      text: "ls: cannot access '/nope': No such file or directory\n/etc/kubernetes:\nkubelet.conf\nmanifests\npki\n",
+      exitCode: 2,
+    });
   });
 
   it('moving a static pod manifest out of the directory makes the kubelet stop that pod', () => {

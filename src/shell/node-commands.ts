@@ -4,10 +4,12 @@
  * systemd 252, crictl); the commands act on the simulated machine:
  *
  * - `systemctl`, `kill`, `pgrep`, `pkill`, `mv` go through the cluster (so they appear in its
- *   trace); `journalctl [-f]` reads the node's journal; `ps aux`/`ps -ef` its process table;
+ *   trace); `journalctl [-f] [--since T] [--until T]` reads the node's journal; `ps aux`/`ps -ef` its process table;
  * - `ls`, `cp`, `rm`, `mkdir`, `touch`, `find`, `hostname` work on the node's disk (`cat`, `grep`,
  *   `head`, ... are the shell's filters over the same files; redirections write there too);
- * - `crictl ps|pods|images|logs|version` asks the node's containerd.
+ * - `crictl ps|pods|images|logs|stop|rm|version` asks the node's containerd;
+ * - `dmesg` reads the host kernel's log (shared by every node); `kubectl` (node-kubectl.ts) and
+ *   `curl` (host-curl.ts `makeNodeCurl`) are the node image's own, in the node's network.
  *
  * Relative paths resolve against `$PWD` (`/` when entering, changed by `cd`).
  */
@@ -23,8 +25,12 @@ import type { Signal } from '../engine/node/process';
 import { processCpuMs } from '../engine/node/systemd';
 import { civil } from '../engine/clock';
 import { CriError, crictlTable, CONTAINERD_SOCKET } from '../engine/node/runtime';
-import { normalizeUnitName } from '../engine/node/journal';
-import { nodeSystemCommands } from './node-system';
+import { MONTH_ABBR, WEEKDAY_ABBR, normalizeUnitName } from '../engine/node/journal';
+import { HOST_UPTIME_AT_START_MS, nodeSystemCommands } from './node-system';
+import { extractTimeRange, journalInRange } from './journal-time';
+import { nodeKubectl } from './node-kubectl';
+import { makeNodeCurl } from './host-curl';
+import type { NodeAccess } from './kubectl/node-access';
 
 /** Most a `systemctl stop|start|restart` waits for its job (systemd's default TimeoutStopSec is 90 s). */
 const SYSTEMCTL_JOB_WAIT_MS = 90_000;
@@ -45,6 +51,8 @@ export interface NodeEnvironmentOptions {
   node: ClusterNodeAccess;
   /** The laptop's context (clock, rng, API server) the node's context is derived from. */
   hostCtx: ShellContext;
+  /** How the node's kubectl reaches containers (`kubectl logs`/`exec` with admin.conf). */
+  nodeAccess?: NodeAccess;
 }
 
 /** A fresh shell environment inside a node (as `docker exec` gets one): `$PWD` is `/`. */
@@ -63,7 +71,11 @@ export function nodeEnvironment(o: NodeEnvironmentOptions): ShellEnvironment {
   const ctx: ShellContext = { clock: o.hostCtx.clock, rng: o.hostCtx.rng, api: o.hostCtx.api, files: nodeFiles(machine.fs), env, node: node.name };
   return {
     name: node.name,
-    commands: nodeCommands(o.cluster, node),
+    commands: {
+      ...nodeCommands(o.cluster, node),
+      kubectl: nodeKubectl({ cluster: o.cluster, node, ...(o.nodeAccess ? { nodeAccess: o.nodeAccess } : {}) }),
+      curl: makeNodeCurl(o.cluster, node),
+    },
     ctx,
     prompt: () => nodePrompt(hostname(), env.PWD ?? '/'),
     alive: () => machine.running,
@@ -87,16 +99,20 @@ const NODE_PATHS: Record<string, string> = {
   free: '/usr/bin/free',
   uptime: '/usr/bin/uptime',
   ip: '/usr/sbin/ip',
+  uname: '/usr/bin/uname',
+  kubectl: '/usr/bin/kubectl',
+  curl: '/usr/bin/curl',
+  dmesg: '/usr/bin/dmesg',
 };
 
 const NODE_HELP: Record<string, string> = {
   systemctl: 'systemctl status|stop|start|restart|kill|cat|show UNIT   systemd on this node (kubelet, containerd)',
-  journalctl: 'journalctl -u UNIT [-n N] [-f] [--no-pager]   the node journal',
+  journalctl: 'journalctl -u UNIT [-n N] [-f] [--since T] [--until T] [--no-pager]   the node journal',
   ps: 'ps aux | ps -ef                 processes on this node',
   pgrep: 'pgrep [-f] [-x] [-l] [-a] NAME  PIDs of matching processes',
   pkill: 'pkill [-9|-SIG] [-f] NAME       signal matching processes (default TERM)',
   kill: 'kill [-9|-15|-s SIG] PID...     signal a process',
-  crictl: 'crictl ps [-a] | pods | images | logs ID | stop ID | rm ID | version   containers as containerd sees them',
+  crictl: 'crictl ps [-a] [-s STATE] | pods | images | logs [-f] ID | stop ID | rm ID | version   containers as containerd sees them',
   ls: 'ls [-l] [-a] [PATH]...          list files',
   cp: 'cp [-r] SRC DST                 copy files',
   mv: 'mv SRC DST                      move or rename (e.g. a static pod manifest)',
@@ -111,6 +127,10 @@ const NODE_HELP: Record<string, string> = {
   free: 'free [-m|-h]                    memory of the machine',
   uptime: 'uptime                          how long the host kernel has been up',
   ip: 'ip addr | ip route              eth0 on the kind network, pod veths, kindnet routes',
+  uname: 'uname [-a|-r|-n|-m]             the host kernel (every kind node shares it)',
+  kubectl: 'kubectl --kubeconfig /etc/kubernetes/admin.conf ...   the node\'s kubectl (no kubeconfig by default)',
+  curl: 'curl [-sSkif] URL                the node network: localhost:10248/healthz, :6443, ClusterIPs, pod IPs',
+  dmesg: 'dmesg [-T]                      the host kernel log every node shares (OOM kills)',
 };
 
 /** What a command says about a failure depends on who runs it: a bash, dash, or docker exec directly. */
@@ -157,7 +177,13 @@ export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): R
   };
 
   const journalctl: Command = (argv, io) => {
-    const args = argv.slice(1);
+    const range = extractTimeRange(argv.slice(1), clock.epochMs + clock.now());
+    if (range.error) {
+      io.stderr(range.error + '\n');
+      return 1;
+    }
+    const args = range.rest;
+    const timed = range.since !== undefined || range.until !== undefined;
     let follow = false;
     let hasLines = false;
     const units: string[] = [];
@@ -177,8 +203,9 @@ export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): R
         }
       }
     }
-    // journalctl -f shows the last 10 lines, then follows.
-    const r = m.journalctl(follow && !hasLines ? ['-n', '10', ...args] : args);
+    // journalctl -f shows the last 10 lines, then follows (all since --since when given).
+    let r = m.journalctl(follow && !hasLines && !timed ? ['-n', '10', ...args] : args);
+    if (timed && r.exitCode === 0) r = journalInRange(m.journal, args, range);
     if (!follow || r.exitCode !== 0) return done(io, r);
     if (r.stdout !== '-- No entries --\n') io.stdout(r.stdout);
     const wanted = new Set(units.map(normalizeUnitName));
@@ -327,7 +354,12 @@ export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): R
       } else paths.push(a);
     }
     const targets = (paths.length ? paths : [ctx.env.PWD ?? '/']).map((p) => (p.startsWith('/') ? p : abs(ctx, p)));
-    return done(io, fs.lsCommand(targets, { long, all }, clock.epochMs + clock.now(), clock.epochMs));
+    // GNU ls stats every operand before it lists anything (ls.c: gobble_file per argument, then
+    // print_current_files, then the directories): a missing operand's error comes first.
+    const r = fs.lsCommand(targets, { long, all }, clock.epochMs + clock.now(), clock.epochMs);
+    if (r.stderr) io.stderr(r.stderr);
+    if (r.stdout) io.stdout(r.stdout);
+    return r.exitCode;
   };
 
   const mv: Command = (argv, io, ctx) => {
@@ -384,11 +416,27 @@ export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): R
 
   const cp: Command = (argv, io, ctx) => {
     let recursive = false;
+    // -i (kubeadm's `cp -i /etc/kubernetes/admin.conf $HOME/.kube/config`) asks before
+    // overwriting; with no answer to read (docker exec without -i, a script) the answer is no,
+    // and coreutils 9.1 exits 0. -n skips existing files without asking.
+    let interactive = false;
+    let noClobber = false;
     const args: string[] = [];
     for (const a of argv.slice(1)) {
-      if (/^-[rRapfv]+$/.test(a)) {
+      if (/^-[rRapfvin]+$/.test(a)) {
         if (/[rRa]/.test(a)) recursive = true;
-      } else args.push(a);
+        // the last of -i and -n wins (cp.c: both set x.interactive; -f does not touch it)
+        for (const c of a.slice(1)) {
+          if (c === 'i' || c === 'n') {
+            interactive = c === 'i';
+            noClobber = c === 'n';
+          }
+        }
+      } else if (a === '--interactive') interactive = true;
+      else if (a === '--no-clobber') noClobber = true;
+      else if (a === '--recursive') recursive = true;
+      else if (a === '--force' || a === '--verbose' || a === '--archive' || a === '--preserve') recursive ||= a === '--archive';
+      else args.push(a);
     }
     if (args.length < 2) {
       io.stderr(args.length === 0 ? "cp: missing file operand\nTry 'cp --help' for more information.\n" : `cp: missing destination file operand after '${args[0]}'\nTry 'cp --help' for more information.\n`);
@@ -397,6 +445,12 @@ export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): R
     const dst = abs(ctx, args[args.length - 1]);
     let status = 0;
     for (const s of args.slice(0, -1)) {
+      const target = fs.isDirectory(dst) ? normalizePath(`${dst}/${abs(ctx, s).split('/').pop() ?? ''}`) : dst;
+      if ((interactive || noClobber) && fs.exists(target) && !fs.isDirectory(target) && fs.exists(abs(ctx, s))) {
+        const shown = target === dst ? args[args.length - 1] : `${args[args.length - 1].replace(/\/+$/, '')}${target.slice(dst.length)}`;
+        if (interactive) io.stderr(`cp: overwrite '${shown}'? `);
+        continue;
+      }
       try {
         fs.cp(abs(ctx, s), dst, { recursive });
       } catch (e) {
@@ -503,7 +557,36 @@ export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): R
 
   const crictl: Command = (argv, io) => crictlCommand(node, argv, io);
 
-  return { systemctl, journalctl, ps, pgrep, pkill, kill, ls, mv, rm, cp, mkdir, touch, find, hostname, whoami, crictl, ...nodeSystemCommands(node) };
+  /**
+   * util-linux `dmesg [-T]`: the host kernel's ring buffer, which every kind node shares (a node
+   * is a privileged container on one kernel): the kernel lines every node's runtime reported
+   * (OOM kills), oldest first, stamped with the seconds since the host booted (`[%5lu.%06lu]`)
+   * or, with `-T`, ctime-style. The host's own boot and network messages are not modelled.
+   */
+  const dmesg: Command = (argv, io) => {
+    const human = argv.slice(1).some((a) => a === '-T' || a === '--ctime' || (/^-[a-zA-Z]+$/.test(a) && a.includes('T')));
+    const bad = argv.slice(1).find((a) => a.startsWith('-') && !/^-[TLHx]+$/.test(a) && !['--ctime', '--color=never', '--nopager'].includes(a));
+    if (bad) {
+      io.stderr(`dmesg: unrecognized option '${bad}'\nTry 'dmesg --help' for more information.\n`);
+      return 1;
+    }
+    const lines = cluster.nodes
+      .flatMap((n) => n.machine.journal.entries().filter((e) => e.identifier === 'kernel'))
+      .sort((a, b) => a.at - b.at);
+    for (const e of lines) {
+      if (human) {
+        const c = civil(clock.epochMs + e.at);
+        const day = String(c.day).padStart(2, ' ');
+        io.stdout(`[${WEEKDAY_ABBR[c.weekday]} ${MONTH_ABBR[c.month - 1]} ${day} ${p2(c.hour)}:${p2(c.minute)}:${p2(c.second)} ${c.year}] ${e.message}\n`);
+      } else {
+        const us = (HOST_UPTIME_AT_START_MS + e.at) * 1000;
+        io.stdout(`[${String(Math.floor(us / 1e6)).padStart(5, ' ')}.${String(us % 1e6).padStart(6, '0')}] ${e.message}\n`);
+      }
+    }
+    return 0;
+  };
+
+  return { systemctl, journalctl, ps, pgrep, pkill, kill, ls, mv, rm, cp, mkdir, touch, find, hostname, whoami, crictl, dmesg, ...nodeSystemCommands(node) };
 }
 
 interface ProcOptions {
@@ -625,9 +708,50 @@ function psShort(node: ClusterNodeAccess, every: boolean): string {
   return lines.join('\n') + '\n';
 }
 
+/** How often `crictl logs -f` reads the container's log file again (virtual ms). */
+const CRICTL_FOLLOW_POLL_MS = 1000;
+
 /**
- * `crictl ps [-a] [-q] [--name RE]`, `crictl pods [-q] [--name RE]`, `crictl images [-q]`,
- * `crictl logs [-t] [--tail N] CONTAINER-ID` (cri-tools cmd/crictl/logs.go: ContainerStatus, then
+ * `crictl logs -f`: the lines the container writes after `lastLine` (a CRI log line, with its
+ * timestamp), read every `CRICTL_FOLLOW_POLL_MS`, until the container stops running
+ * (cri-tools' ReadLogs with Follow, which the kubelet shares: it watches the file and stops when
+ * the container is no longer running). Exit 0 then; Ctrl-C ends it earlier.
+ */
+function followCriLog(rt: ClusterNodeAccess['containerd'], id: string, lastLine: string | undefined, print: (l: string) => void, clock: ClusterNodeAccess['machine']['clock']): Pending {
+  let last = clock.now();
+  let seen = lastLine;
+  let done = false;
+  const more = (): void => {
+    const all = rt.containerLogs(id, { format: 'cri' });
+    const at = seen === undefined ? -1 : all.lastIndexOf(seen);
+    all.slice(at + 1).forEach(print);
+    if (all.length > 0) seen = all[all.length - 1];
+  };
+  return {
+    poll: () => {
+      if (done) return 130;
+      if (clock.now() < last + CRICTL_FOLLOW_POLL_MS) return undefined;
+      last = clock.now();
+      try {
+        more();
+        return rt.containerStatus(id).state === 'CONTAINER_RUNNING' ? undefined : 0;
+      } catch {
+        return 0; // containerd went away or the container was removed: the file is closed
+      }
+    },
+    cancel: () => {
+      done = true;
+    },
+    wakeAt: () => last + CRICTL_FOLLOW_POLL_MS,
+  };
+}
+
+/** The crictl commands the playground answers (with `image`/`img`, the aliases of `images`). */
+const CRICTL_COMMANDS = ['ps', 'pods', 'images', 'image', 'img', 'logs', 'stop', 'rm', 'version'];
+
+/**
+ * `crictl ps [-a] [-q] [--name RE] [-s|--state STATE]`, `crictl pods [-q] [--name RE]`, `crictl images [-q]`,
+ * `crictl logs [-t] [-f] [--tail N] CONTAINER-ID` (cri-tools cmd/crictl/logs.go: ContainerStatus, then
  * the log file read as the kubelet reads it, stdout lines to stdout and stderr lines to stderr),
  * `crictl version`.
  */
@@ -644,15 +768,32 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
   };
   const unavailable = (e: CriError): number =>
     fatal(`validate service connection: validate CRI v1 ${sub === 'images' ? 'image' : 'runtime'} API for endpoint "unix://${CONTAINERD_SOCKET}": ${e.message}`);
+  // urfave/cli finds the command before it parses the command's flags: a command the playground
+  // lacks is reported as such, not as a flag error of some other command (`crictl exec -it ...`).
+  if (sub !== undefined && !CRICTL_COMMANDS.includes(sub)) {
+    return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, logs, stop, rm, version)`);
+  }
   let quiet = false;
   let all = false;
   let nameRe: RegExp | undefined;
   let timestamps = false;
+  let follow = false;
   let tail = -1;
+  let state: string | undefined;
   const positional: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (sub === 'logs' && (a === '-t' || a === '--timestamps')) timestamps = true;
+    else if (sub === 'logs' && (a === '-f' || a === '--follow')) follow = true;
+    else if (sub === 'logs' && /^-(ft|tf)$/.test(a)) follow = timestamps = true;
+    else if (sub === 'ps' && (a === '-s' || a === '--state' || a.startsWith('--state='))) {
+      state = (a.startsWith('--state=') ? a.slice(8) : args[++i]) ?? '';
+      // cmd/crictl/container.go: the state names, case-insensitive, are those of CRI's ContainerState.
+      const known: Record<string, string> = { created: 'Created', running: 'Running', exited: 'Exited', unknown: 'Unknown' };
+      const label = known[state.toLowerCase()];
+      if (!label) return fatal('--state should be one of created, running, exited or unknown');
+      state = label;
+    }
     else if (sub === 'stop' || sub === 'rm') positional.push(a); // their own flags: crictlStop / crictlRm
     else if (sub === 'logs' && (a === '--tail' || a.startsWith('--tail='))) {
       const v = a === '--tail' ? args[++i] : a.slice('--tail='.length);
@@ -669,9 +810,11 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
   try {
     switch (sub) {
       case 'ps': {
-        const rows = rt.crictlPs({ all }).filter((r) => !nameRe || nameRe.test(r.name));
+        // --state selects among all containers (it overrides the default running-only filter).
+        const cri = state ? `CONTAINER_${state.toUpperCase()}` : undefined;
+        const rows = rt.crictlPs({ all: all || state !== undefined }).filter((r) => (!nameRe || nameRe.test(r.name)) && (!state || r.state === state));
         if (quiet) {
-          for (const r of rt.listContainers(all ? {} : { state: 'CONTAINER_RUNNING' }).filter((c) => !nameRe || nameRe.test(c.metadata.name))) io.stdout(r.id + '\n');
+          for (const r of rt.listContainers(all || state ? {} : { state: 'CONTAINER_RUNNING' }).filter((c) => (!nameRe || nameRe.test(c.metadata.name)) && (!cri || c.state === cri))) io.stdout(r.id + '\n');
           return 0;
         }
         io.stdout(crictlTable([['CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE'], ...rows.map((r) => [r.container, r.image, r.created, r.state, r.name, r.attempt, r.podId, r.pod, r.namespace])]));
@@ -700,15 +843,18 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
         const id = positional[0];
         if (!id) return fatal('ID cannot be empty');
         // ContainerStatus first (a CRI call: NotFound, Unavailable), then the file.
-        rt.containerStatus(id);
-        for (const l of rt.containerLogs(id, { format: 'cri', ...(tail >= 0 ? { tailLines: tail } : {}) })) {
+        const st = rt.containerStatus(id);
+        const print = (l: string): void => {
           const m = /^(\S+) (stdout|stderr) [FP] (.*)$/s.exec(l);
-          if (!m) continue;
+          if (!m) return;
           const text = (timestamps ? `${m[1]} ` : '') + m[3] + '\n';
           if (m[2] === 'stderr') io.stderr(text);
           else io.stdout(text);
-        }
-        return 0;
+        };
+        const lines = rt.containerLogs(st.id, { format: 'cri', ...(tail >= 0 ? { tailLines: tail } : {}) });
+        lines.forEach(print);
+        if (!follow || st.state !== 'CONTAINER_RUNNING') return 0;
+        return followCriLog(rt, st.id, lines[lines.length - 1], print, clock);
       }
       case 'stop':
         return crictlStop(rt, args, io, fatal);

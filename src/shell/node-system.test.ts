@@ -62,4 +62,19 @@ describe('system commands inside a node', () => {
       expect(routes).toContain(`${n.spec.podCIDR} via ${other} dev eth0 `);
     }
   });
+
+  it('uname: the host kernel the Node reports (coreutils field order, -a without the unknown -p/-i)', () => {
+    const kernel = cluster.api.get('nodes', undefined, 'k8s-lab-worker').status!.nodeInfo.kernelVersion;
+    expect(kernel).toBe('6.8.0-60-generic');
+    expect(run('docker exec k8s-lab-worker uname -a')).toMatchObject({
+      text: 'Linux k8s-lab-worker 6.8.0-60-generic #63-Ubuntu SMP PREEMPT_DYNAMIC Tue Apr 15 19:04:15 UTC 2025 x86_64 GNU/Linux\n',
+      exitCode: 0,
+    });
+    expect(run('docker exec k8s-lab-worker uname').text).toBe('Linux\n');
+    expect(run(`docker exec k8s-lab-worker uname -r`).text).toBe(`${kernel}\n`);
+    // the order is uname's, not the options'
+    expect(run('docker exec k8s-lab-control-plane uname -m -n -s').text).toBe('Linux k8s-lab-control-plane x86_64\n');
+    expect(run('docker exec k8s-lab-worker uname -p').text).toBe('unknown\n');
+    expect(run('docker exec k8s-lab-worker uname -x')).toMatchObject({ text: "uname: invalid option -- 'x'\nTry 'uname --help' for more information.\n", exitCode: 1 });
+  });
 });

@@ -15,6 +15,9 @@
  *   `/32` per local pod on its veth, and one `via` route per other node's pod CIDR (what kindnetd
  *   programs).
  *
+ * - `uname [-asnrvmo]`: GNU coreutils 9's uname over the host kernel every kind node shares (the
+ *   kernel the Node reports as `kernelVersion`); `-a` leaves out `-p`/`-i`, which are `unknown`.
+ *
  * Not byte-exact: IPv6 addresses of eth0 and link indexes are plausible, not what Docker picks.
  */
 import type { Command, ShellContext } from './types';
@@ -31,6 +34,10 @@ const BASE_DISK_USED_BYTES = 31_400_000_000;
 const KERNEL_USED_BYTES = 780 * 1024 * 1024;
 /** Page cache (`buff/cache`) of a laptop running a kind cluster (bytes). */
 const BUFF_CACHE_BYTES = 3_120 * 1024 * 1024;
+/** The laptop's kernel (a kind node is a container: `uname` answers the host's), as the Node's `kernelVersion`. */
+export const HOST_KERNEL_RELEASE = '6.8.0-60-generic';
+/** `uname -v` of that kernel (Ubuntu 24.04's 6.8.0-60 build). */
+export const HOST_KERNEL_VERSION = '#63-Ubuntu SMP PREEMPT_DYNAMIC Tue Apr 15 19:04:15 UTC 2025';
 /** Docker network gateway of the kind network. */
 const KIND_GATEWAY = '172.18.0.1';
 
@@ -257,7 +264,51 @@ export function nodeSystemCommands(node: ClusterNodeAccess): Record<string, Comm
     return 1;
   };
 
-  return { df, free, uptime, ip };
+  /**
+   * coreutils `uname` (src/uname.c): the fields in their fixed order whatever the order of the
+   * options, `-a` = `-snrvmo` (processor and hardware platform are `unknown` on Debian; with `-a`
+   * they are skipped even when asked for, as uname.c's `toprint == UINT_MAX` test does), no option = `-s`.
+   */
+  const uname: Command = (argv, io, ctx) => {
+    const host = node.machine.fs.tryReadFile('/etc/hostname')?.trim() || ctx.env.HOSTNAME || name;
+    const long: Record<string, string> = {
+      '--all': 'a', '--kernel-name': 's', '--nodename': 'n', '--kernel-release': 'r', '--kernel-version': 'v',
+      '--machine': 'm', '--processor': 'p', '--hardware-platform': 'i', '--operating-system': 'o',
+    };
+    const want = new Set<string>();
+    for (const a of argv.slice(1)) {
+      if (a.startsWith('--')) {
+        const f = long[a];
+        if (!f) {
+          io.stderr(`uname: unrecognized option '${a}'\nTry 'uname --help' for more information.\n`);
+          return 1;
+        }
+        want.add(f);
+      } else if (a.startsWith('-') && a.length > 1) {
+        for (const c of a.slice(1)) {
+          if (!'asnrvmpio'.includes(c)) {
+            io.stderr(`uname: invalid option -- '${c}'\nTry 'uname --help' for more information.\n`);
+            return 1;
+          }
+          want.add(c);
+        }
+      } else {
+        io.stderr(`uname: extra operand '${a}'\nTry 'uname --help' for more information.\n`);
+        return 1;
+      }
+    }
+    const all = want.has('a');
+    if (want.size === 0) want.add('s');
+    const fields: [string, string][] = [
+      ['s', 'Linux'], ['n', host], ['r', HOST_KERNEL_RELEASE], ['v', HOST_KERNEL_VERSION], ['m', 'x86_64'],
+      ['p', 'unknown'], ['i', 'unknown'], ['o', 'GNU/Linux'],
+    ];
+    const out = fields.filter(([f, v]) => (all ? v !== 'unknown' : want.has(f))).map(([, v]) => v);
+    io.stdout(out.join(' ') + '\n');
+    return 0;
+  };
+
+  return { df, free, uptime, ip, uname };
 }
 
 /** `free -h`: `15Gi`, `2.1Gi`, `780Mi`. */

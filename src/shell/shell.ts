@@ -205,7 +205,7 @@ export class Shell {
       prompt: () => HOST_PROMPT,
       help: opts.help,
       pid: HOST_PID,
-      paths: { kubectl: '/usr/local/bin/kubectl', kind: '/usr/local/bin/kind', docker: '/usr/bin/docker' },
+      paths: { kubectl: '/usr/local/bin/kubectl', kind: '/usr/local/bin/kind', docker: '/usr/bin/docker', curl: '/usr/bin/curl' },
     };
     this.stack = [{ env: host, frame: newFrame(host, env, 'bash', 'bash') }];
   }
