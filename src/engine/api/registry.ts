@@ -156,6 +156,20 @@ export class ResourceRegistry {
 
   /** Find by `apiVersion` + `kind` (what a manifest names). */
   byKind(apiVersion: string, kind: string): ResourceType | undefined {
+    // Memoised (performance only: every write resolves its type; cleared when types change).
+    let byVersion = this.byKindMemo.get(kind);
+    if (!byVersion) this.byKindMemo.set(kind, (byVersion = new Map()));
+    let t = byVersion.get(apiVersion);
+    if (t === undefined) byVersion.set(apiVersion, (t = this.findByKind(apiVersion, kind) ?? null));
+    return t ?? undefined;
+  }
+
+  /** Memo of `byKind`: kind -> apiVersion -> type (null: none). */
+  private byKindMemo = new Map<string, Map<string, ResourceType | null>>();
+  /** Memo of `resolve`: typed name -> type (null: none). */
+  private resolveMemo = new Map<string, ResourceType | null>();
+
+  private findByKind(apiVersion: string, kind: string): ResourceType | undefined {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
@@ -177,6 +191,13 @@ export class ResourceRegistry {
    * case-insensitive, optionally `name.group` qualified (`deployments.apps`).
    */
   resolve(typed: string): ResourceType | undefined {
+    // Memoised (performance only: every get/list/patch/delete by name resolves; cleared when types change).
+    let t = this.resolveMemo.get(typed);
+    if (t === undefined) this.resolveMemo.set(typed, (t = this.findResolve(typed) ?? null));
+    return t ?? undefined;
+  }
+
+  private findResolve(typed: string): ResourceType | undefined {
     const lower = typed.toLowerCase();
     const dot = lower.indexOf('.');
     const name = dot < 0 ? lower : lower.slice(0, dot);
@@ -192,11 +213,18 @@ export class ResourceRegistry {
   addCustom(t: ResourceType): void {
     this.types = this.types.filter((x) => !(x.group === t.group && x.resource === t.resource));
     this.types.push({ ...t, custom: true });
+    this.forgetMemos();
+  }
+
+  private forgetMemos(): void {
+    this.byKindMemo.clear();
+    this.resolveMemo.clear();
   }
 
   /** Unregister a CRD's kind. */
   removeCustom(group: string, resource: string): void {
     this.types = this.types.filter((x) => !(x.custom && x.group === group && x.resource === resource));
+    this.forgetMemos();
   }
 }
 

@@ -644,11 +644,15 @@ export class ApiServer {
    */
   create(input: KubeObject, opts: RequestOptions & { namespace?: string } = {}): KubeObject {
     this.checkAvailable();
-    this.checkSize(input);
+    // The size check and the server's copy of the body in one walk (see checkSizeAndCopy).
+    let copy = this.checkSizeAndCopy(input);
     const t = this.typeOfObject(input);
-    if (opts.fieldValidation) input = warn(opts, this.decode(t, input, opts.fieldValidation));
+    if (opts.fieldValidation) {
+      input = warn(opts, this.decode(t, input, opts.fieldValidation));
+      copy = undefined;
+    }
     checkDecodable(input);
-    const obj = deepCopy(input);
+    const obj = copy ?? deepCopy(input);
     obj.metadata = obj.metadata ?? {};
     const meta = obj.metadata;
     if (t.namespaced) {
@@ -703,9 +707,17 @@ export class ApiServer {
    */
   update(input: KubeObject, opts: RequestOptions & { subresource?: 'status' } = {}): KubeObject {
     this.checkAvailable();
-    this.checkSize(input);
+    // A main-resource write checks the size and copies the body in one walk (see
+    // checkSizeAndCopy); a /status write copies only the status, and its size check reuses the
+    // bounds of the parts it shares with the stored object (see checkSize).
+    let copy: KubeObject | undefined;
+    if (opts.subresource === 'status') this.checkSize(input, this.storedTwin(input));
+    else copy = this.checkSizeAndCopy(input);
     const t = this.typeOfObject(input);
-    if (opts.fieldValidation) input = warn(opts, this.decode(t, input, opts.fieldValidation));
+    if (opts.fieldValidation) {
+      input = warn(opts, this.decode(t, input, opts.fieldValidation));
+      copy = undefined;
+    }
     checkDecodable(input);
     const name = input.metadata?.name;
     if (!name) throw errors.invalid(t.kind, t.group, '', [field.required('metadata.name', 'name or generateName is required')]);
@@ -718,7 +730,7 @@ export class ApiServer {
       throw errors.conflict(t.resource, t.group, name, `Precondition failed: UID in precondition: ${input.metadata.uid}, UID in object meta: ${old.metadata.uid}`);
     }
     if (opts.subresource === 'status') return this.writeStatus(t, old, input, opts);
-    const obj = deepCopy(input);
+    const obj = copy ?? deepCopy(input);
     if (t.status) obj.status = deepCopy(old.status);
     const meta = obj.metadata;
     // Server-owned metadata is carried over from the stored object: set when the stored object
@@ -1060,10 +1072,44 @@ export class ApiServer {
 
   // ---------------------------------------------------------------- internals
 
-  private checkSize(obj: unknown): void {
+  /**
+   * `checkSize` and `deepCopy` of a request body in one walk (performance only): the copy is
+   * what `deepCopy(obj)` makes, and the size bound the one `checkSize` computes. When the bound
+   * cannot clear the body (past the limit, too deep, not plain JSON) it runs `checkSize` as
+   * before (which throws, or passes) and returns undefined: the caller copies as before. The
+   * body is not changed between this call and the caller's use of the copy (only read: type
+   * resolution, quantity parsing), so the copy is the one the caller would have made.
+   */
+  private checkSizeAndCopy(obj: KubeObject): KubeObject | undefined {
+    copyBudget = MAX_REQUEST_BYTES;
+    const copy = copyWithinBound(obj, 0);
+    if (copy !== CANNOT_BOUND) return copy as KubeObject;
+    this.checkSize(obj);
+    return undefined;
+  }
+
+  /**
+   * The stored object a write's body names (same type, namespace and name), or undefined; no
+   * error is thrown (the request's own checks come later, in their usual order).
+   */
+  private storedTwin(input: KubeObject): KubeObject | undefined {
+    const name = input?.metadata?.name;
+    if (typeof input?.apiVersion !== 'string' || typeof input.kind !== 'string' || typeof name !== 'string' || !name) return undefined;
+    const t = this.registry.byKind(input.apiVersion, input.kind);
+    if (!t) return undefined;
+    return this.store.get(typeKeyOf(t), objKey(t.namespaced ? input.metadata.namespace || 'default' : undefined, name));
+  }
+
+  /**
+   * 413 when the body's JSON is longer than the limit. `stored` (optional): the stored object
+   * the body was built from; top-level fields the body shares with it (the same object, as a
+   * status write `{...pod, status}` shares spec and metadata) count with their cached bounds.
+   */
+  private checkSize(obj: unknown, stored?: KubeObject): void {
     // Fast path (performance only): almost every request is far below the limit, and an upper
     // bound of its JSON length is several times cheaper than serialising it.
-    if (jsonLengthBound(obj, MAX_REQUEST_BYTES, 0) <= MAX_REQUEST_BYTES) return;
+    const bound = stored ? boundSharing(obj, stored, MAX_REQUEST_BYTES) : jsonLengthBound(obj, MAX_REQUEST_BYTES, 0);
+    if (bound <= MAX_REQUEST_BYTES) return;
     // Otherwise measure exactly: the JSON length of the request body.
     let n: number;
     try {
@@ -1262,6 +1308,98 @@ function labelNamespace(t: ResourceType, obj: KubeObject): void {
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Bounds of stored objects' top-level fields (spec, metadata, status objects), computed once
+ * (performance only). Exact because stored objects are never mutated (see ObjectStore): the
+ * same object always has the same bound; a WeakMap lets the bound go with the object.
+ */
+const storedBounds = new WeakMap<object, number>();
+
+/**
+ * `jsonLengthBound` of a request body whose top-level fields may be shared with `stored` (the
+ * stored object, immutable): a shared object field counts with its cached bound.
+ */
+function boundSharing(v: unknown, stored: KubeObject, limit: number): number {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return jsonLengthBound(v, limit, 0);
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return Infinity;
+  const o = v as Record<string, unknown>;
+  let n = 2;
+  for (const k in o) {
+    if (k === 'toJSON') return Infinity;
+    const x = o[k];
+    let b: number | undefined;
+    if (x !== null && typeof x === 'object' && x === stored[k]) {
+      b = storedBounds.get(x);
+      if (b === undefined) storedBounds.set(x, (b = jsonLengthBound(x, limit, 1)));
+    } else b = jsonLengthBound(x, limit, 1);
+    n += 6 * k.length + 4 + b;
+    if (n > limit) return Infinity;
+  }
+  return n;
+}
+
+/** `copyWithinBound` could not bound the value (see `checkSizeAndCopy`). */
+const CANNOT_BOUND: unique symbol = Symbol('cannot bound');
+/** What is left of the limit while `copyWithinBound` walks (module state: no tuple per call). */
+let copyBudget = 0;
+
+/**
+ * `deepCopy(v)` (types.ts structuredCloneJson: undefined object fields dropped, array items kept)
+ * while taking `jsonLengthBound(v)` off `copyBudget`; CANNOT_BOUND where `jsonLengthBound` would
+ * be Infinity (past the budget, deeper than 64, bigint, non-plain objects, `toJSON`).
+ */
+function copyWithinBound(v: unknown, depth: number): unknown {
+  switch (typeof v) {
+    case 'string':
+      copyBudget -= 6 * v.length + 2;
+      return v;
+    case 'number':
+      copyBudget -= 24;
+      return v;
+    case 'boolean':
+      copyBudget -= 5;
+      return v;
+    case 'bigint':
+      return CANNOT_BOUND;
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      copyBudget -= 4;
+      return v;
+  }
+  if (v === null) {
+    copyBudget -= 4;
+    return v;
+  }
+  if (depth > 64) return CANNOT_BOUND;
+  copyBudget -= 2;
+  if (Array.isArray(v)) {
+    const n = v.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const c = copyWithinBound(v[i], depth + 1);
+      copyBudget -= 1;
+      if (c === CANNOT_BOUND || copyBudget < 0) return CANNOT_BOUND;
+      out[i] = c;
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return CANNOT_BOUND;
+  const o = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k in o) {
+    if (k === 'toJSON') return CANNOT_BOUND;
+    const x = o[k];
+    copyBudget -= 6 * k.length + 4;
+    const c = copyWithinBound(x, depth + 1);
+    if (c === CANNOT_BOUND || copyBudget < 0) return CANNOT_BOUND;
+    if (x !== undefined) out[k] = c;
+  }
+  return out;
 }
 
 /**
