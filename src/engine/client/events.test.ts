@@ -9,7 +9,9 @@ import { ApiServer } from '../api/server';
 import type { KubeObject } from '../api/types';
 import {
   AGGREGATE_MAX_EVENTS,
+  EVENT_LRU_ENTRIES,
   EVENT_RETRY_SLEEP_MS,
+  EventCorrelator,
   EventRecorder,
   MAX_TRIES_PER_EVENT,
   SPAM_BURST,
@@ -256,5 +258,36 @@ describe('EventRecorder: writing while kube-apiserver is away (recordToSink)', (
     rec.event(pod, 'Normal', 'B', 'b'); // a dead process records nothing
     clock.runUntil(60_000);
     expect(events(api)).toEqual([]);
+  });
+});
+
+describe('EventCorrelator: its LRU caches (groupcache/lru, 4096 entries)', () => {
+  const ev = (name: string, ms: number): CoreEvent => ({
+    apiVersion: 'v1',
+    kind: 'Event',
+    metadata: { name: `${name}.${ms}`, namespace: 'default' },
+    involvedObject: { kind: 'Pod', namespace: 'default', name, apiVersion: 'v1' },
+    reason: 'Pulled',
+    message: 'Container image "pause:3.10" already present on machine',
+    source: { component: 'kubelet', host: 'k8s-lab-worker' },
+    firstTimestamp: '2026-01-05T06:00:00Z',
+    lastTimestamp: '2026-01-05T06:00:00Z',
+    count: 1,
+    type: 'Normal',
+    eventTime: null,
+    reportingComponent: 'kubelet',
+    reportingInstance: 'k8s-lab-worker',
+  });
+
+  it('forgets the least recently used key past 4096 entries; a repeat refreshes its key', () => {
+    const c = new EventCorrelator(new Clock(), (n) => `${n}.agg`);
+    expect(c.correlate(ev('a', 0)).patch).toBeUndefined();
+    for (let i = 0; i < EVENT_LRU_ENTRIES - 1; i++) expect(c.correlate(ev(`b${i}`, 0)).patch).toBeUndefined();
+    // 4096 keys: 'a' is the oldest; seeing it again counts it and makes it the newest.
+    expect(c.correlate(ev('a', 1)).patch?.count).toBe(2);
+    // One more key evicts the oldest, now b0 (not a).
+    expect(c.correlate(ev(`b${EVENT_LRU_ENTRIES - 1}`, 1)).patch).toBeUndefined();
+    expect(c.correlate(ev('b0', 2)).patch).toBeUndefined();
+    expect(c.correlate(ev('a', 2)).patch?.count).toBe(3);
   });
 });
