@@ -433,3 +433,34 @@ describe('custom resources', () => {
     expect(() => api.list('widgets')).toThrow();
   });
 });
+
+describe('write bodies: the stored object is what was sent, never the caller\'s object', () => {
+  it('a /status write stores the status as sent (field order included), however much of it is unchanged', () => {
+    const { api } = newApi();
+    api.create(sa('default'));
+    const p = api.create(pod('web'), { sharedResult: true });
+    const status = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], hostIP: '172.18.0.3', podIPs: [{ ip: '10.244.1.2' }] };
+    const s1 = api.updateStatus({ ...p, status }, { sharedResult: true });
+    // Same conditions and podIPs, fields of the first condition reordered, hostIP changed.
+    const body = { ...s1, status: { phase: 'Running', conditions: [{ status: 'True', type: 'Ready' }], hostIP: '172.18.0.4', podIPs: [{ ip: '10.244.1.2' }] } };
+    const s2 = api.updateStatus(body, { sharedResult: true });
+    expect(JSON.stringify(s2.status)).toBe(JSON.stringify(body.status));
+    expect(s2.metadata.resourceVersion).not.toBe(s1.metadata.resourceVersion);
+    // The caller's objects are not the stored ones: changing them changes nothing stored.
+    body.status.podIPs[0].ip = '10.0.0.1';
+    status.conditions[0].status = 'False';
+    expect(api.get('pods', 'default', 'web').status).toEqual({ phase: 'Running', conditions: [{ status: 'True', type: 'Ready' }], hostIP: '172.18.0.4', podIPs: [{ ip: '10.244.1.2' }] });
+    expect(JSON.stringify(api.get('pods', 'default', 'web').status)).toBe(JSON.stringify(s2.status));
+    // An equal status (in any field order) is a no-op.
+    const s3 = api.updateStatus({ ...s2, status: { podIPs: [{ ip: '10.244.1.2' }], hostIP: '172.18.0.4', conditions: [{ type: 'Ready', status: 'True' }], phase: 'Running' } }, { sharedResult: true });
+    expect(s3.metadata.resourceVersion).toBe(s2.metadata.resourceVersion);
+  });
+
+  it('an update carries metadata the server owns over from the stored object, with no field left undefined', () => {
+    const { api } = newApi();
+    const c = api.create(cm('a'));
+    const u = api.update({ ...c, metadata: { ...c.metadata, deletionTimestamp: '2026-01-05T06:00:00Z', generation: 7 }, data: { a: '2' } });
+    expect(Object.keys(u.metadata)).toEqual(['name', 'namespace', 'uid', 'creationTimestamp', 'resourceVersion']);
+    expect(u.metadata.resourceVersion).not.toBe(c.metadata.resourceVersion);
+  });
+});

@@ -711,12 +711,15 @@ export class ApiServer {
     // checkSizeAndCopy); a /status write copies only the status, and its size check reuses the
     // bounds of the parts it shares with the stored object (see checkSize).
     let copy: KubeObject | undefined;
-    if (opts.subresource === 'status') this.checkSize(input, this.storedTwin(input));
+    /** A /status write's copy of the body's status, made by the size check (see writeStatus). */
+    let status: StatusCopy | undefined;
+    if (opts.subresource === 'status') status = this.checkStatusSize(input);
     else copy = this.checkSizeAndCopy(input);
     const t = this.typeOfObject(input);
     if (opts.fieldValidation) {
       input = warn(opts, this.decode(t, input, opts.fieldValidation));
       copy = undefined;
+      status = undefined;
     }
     checkDecodable(input);
     const name = input.metadata?.name;
@@ -729,7 +732,7 @@ export class ApiServer {
     if (input.metadata.uid && input.metadata.uid !== old.metadata.uid) {
       throw errors.conflict(t.resource, t.group, name, `Precondition failed: UID in precondition: ${input.metadata.uid}, UID in object meta: ${old.metadata.uid}`);
     }
-    if (opts.subresource === 'status') return this.writeStatus(t, old, input, opts);
+    if (opts.subresource === 'status') return this.writeStatus(t, old, input, opts, status?.twin === old ? status : undefined);
     const obj = copy ?? deepCopy(input);
     if (t.status) obj.status = deepCopy(old.status);
     const meta = obj.metadata;
@@ -790,8 +793,12 @@ export class ApiServer {
    * (kubelets and controllers reporting status) cheap. Spec validation is skipped: the spec is the
    * stored one. Custom resources are still checked against their schema.
    */
-  private writeStatus(t: ResourceType, old: KubeObject, input: KubeObject, opts: RequestOptions): KubeObject {
-    const obj: KubeObject = { ...old, metadata: { ...old.metadata }, status: deepCopy(input.status) };
+  private writeStatus(t: ResourceType, old: KubeObject, input: KubeObject, opts: RequestOptions, made?: StatusCopy): KubeObject {
+    // `made`: the status copied by the size check against this very stored object (`old`), with
+    // the subtrees equal to the stored status's shared (see copyStatusSharing); custom resources
+    // are pruned in place below, so theirs is always a fresh copy.
+    const status = made && made.copy !== CANNOT_BOUND && !t.custom ? made.copy : deepCopy(input.status);
+    const obj: KubeObject = { ...old, metadata: { ...old.metadata }, status };
     if (obj.status === undefined) delete obj.status;
     // Deployment's status strategy resets only spec and labels: annotations written with the
     // status are kept (how the controller sets `deployment.kubernetes.io/revision`).
@@ -1101,6 +1108,27 @@ export class ApiServer {
   }
 
   /**
+   * `checkSize` of a /status body, which also copies its status (performance only): the fields
+   * the body shares with the stored object it names count with their cached bounds, and the
+   * status is copied while its bound is taken, sharing the subtrees equal to the stored status
+   * (see copyStatusSharing). Returns the copy and the stored object it was compared with
+   * (undefined when there is none: the body is checked as before and nothing is copied).
+   */
+  private checkStatusSize(input: KubeObject): StatusCopy | undefined {
+    const twin = this.storedTwin(input);
+    if (!twin) {
+      this.checkSize(input);
+      return undefined;
+    }
+    const made: StatusCopy = { twin, copy: CANNOT_BOUND };
+    if (boundSharing(input, twin, MAX_REQUEST_BYTES, made) > MAX_REQUEST_BYTES) {
+      this.checkSize(input);
+      made.copy = CANNOT_BOUND;
+    }
+    return made;
+  }
+
+  /**
    * 413 when the body's JSON is longer than the limit. `stored` (optional): the stored object
    * the body was built from; top-level fields the body shares with it (the same object, as a
    * status write `{...pod, status}` shares spec and metadata) count with their cached bounds.
@@ -1317,11 +1345,20 @@ function cmp(a: string, b: string): number {
  */
 const storedBounds = new WeakMap<object, number>();
 
+/** A /status body's status as `checkStatusSize` copied it, and the stored object it was compared with. */
+interface StatusCopy {
+  twin: KubeObject;
+  /** CANNOT_BOUND: not copied (the size check took the exact path). */
+  copy: unknown;
+}
+
 /**
  * `jsonLengthBound` of a request body whose top-level fields may be shared with `stored` (the
- * stored object, immutable): a shared object field counts with its cached bound.
+ * stored object, immutable): a shared object field counts with its cached bound. With `status`,
+ * the body's `status` field is copied while it is bounded (copyStatusSharing against the stored
+ * status) into `status.copy`.
  */
-function boundSharing(v: unknown, stored: KubeObject, limit: number): number {
+function boundSharing(v: unknown, stored: KubeObject, limit: number, status?: StatusCopy): number {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return jsonLengthBound(v, limit, 0);
   const proto = Object.getPrototypeOf(v);
   if (proto !== Object.prototype && proto !== null) return Infinity;
@@ -1331,7 +1368,13 @@ function boundSharing(v: unknown, stored: KubeObject, limit: number): number {
     if (k === 'toJSON') return Infinity;
     const x = o[k];
     let b: number | undefined;
-    if (x !== null && typeof x === 'object' && x === stored[k]) {
+    if (status && k === 'status') {
+      copyBudget = limit - n;
+      const c = copyStatusSharing(x, stored.status, 1);
+      if (c === CANNOT_BOUND || copyBudget < 0) return Infinity;
+      status.copy = c;
+      b = limit - n - copyBudget;
+    } else if (x !== null && typeof x === 'object' && x === stored[k]) {
       b = storedBounds.get(x);
       if (b === undefined) storedBounds.set(x, (b = jsonLengthBound(x, limit, 1)));
     } else b = jsonLengthBound(x, limit, 1);
@@ -1400,6 +1443,66 @@ function copyWithinBound(v: unknown, depth: number): unknown {
     if (x !== undefined) out[k] = c;
   }
   return out;
+}
+
+/**
+ * `copyWithinBound(v)` against `old`, the stored value at the same place (immutable): where the
+ * copy would be deep-equal to `old` with the same fields in the same order, `old` itself is
+ * returned instead (so an unchanged status shares its subtrees with the previous version, and
+ * the no-op check `deepEqual(status, old.status)` stops at `===`). A value handed out this way
+ * equals what the copy would be (deepEqual and JSON), and no one mutates stored objects.
+ */
+function copyStatusSharing(v: unknown, old: unknown, depth: number): unknown {
+  if (v === null || typeof v !== 'object') return copyWithinBound(v, depth);
+  if (old === null || typeof old !== 'object') return copyWithinBound(v, depth);
+  if (depth > 64) return CANNOT_BOUND;
+  copyBudget -= 2;
+  if (Array.isArray(v)) {
+    const n = v.length;
+    const o = Array.isArray(old) && old.length === n ? old : undefined;
+    const out = new Array<unknown>(n);
+    let same = o !== undefined;
+    for (let i = 0; i < n; i++) {
+      const c = o ? copyStatusSharing(v[i], o[i], depth + 1) : copyWithinBound(v[i], depth + 1);
+      copyBudget -= 1;
+      if (c === CANNOT_BOUND || copyBudget < 0) return CANNOT_BOUND;
+      out[i] = c;
+      if (same && c !== o![i]) same = false;
+    }
+    return same ? o : out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return CANNOT_BOUND;
+  const src = v as Record<string, unknown>;
+  const o = Array.isArray(old) ? undefined : (old as Record<string, unknown>);
+  const out: Record<string, unknown> = {};
+  let same = o !== undefined;
+  let defined = 0;
+  for (const k in src) {
+    if (k === 'toJSON') return CANNOT_BOUND;
+    const x = src[k];
+    copyBudget -= 6 * k.length + 4;
+    const ox = o?.[k];
+    const c = ox !== undefined ? copyStatusSharing(x, ox, depth + 1) : copyWithinBound(x, depth + 1);
+    if (c === CANNOT_BOUND || copyBudget < 0) return CANNOT_BOUND;
+    if (x === undefined) continue;
+    out[k] = c;
+    defined++;
+    if (same && c !== ox) same = false;
+  }
+  if (!same) return out;
+  // Every field is the stored one: share it when the stored value has exactly these fields, in
+  // this order (JSON and key order unchanged), and is a plain object.
+  const op = Object.getPrototypeOf(o);
+  if (op !== Object.prototype && op !== null) return out;
+  const keys = Object.keys(o!);
+  if (keys.length !== defined) return out;
+  let i = 0;
+  for (const k in src) {
+    if (src[k] === undefined) continue;
+    if (keys[i++] !== k) return out;
+  }
+  return o;
 }
 
 /**
