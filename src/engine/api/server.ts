@@ -224,10 +224,6 @@ function typeKeyOf(t: ResourceType): string {
   return k;
 }
 
-function objKey(namespace: string | undefined, name: string): string {
-  return `${namespace ?? ''}/${name}`;
-}
-
 /**
  * The API server. One per simulated cluster; its store outlives the kube-apiserver process
  * (the store is etcd's data), while watches die with the process.
@@ -401,7 +397,7 @@ export class ApiServer {
   get(type: string | ResourceType, namespace: string | undefined, name: string): KubeObject {
     this.checkAvailable();
     const t = this.resolveType(type);
-    const o = this.store.get(typeKeyOf(t), objKey(t.namespaced ? namespace : undefined, name));
+    const o = this.store.getByName(typeKeyOf(t), t.namespaced ? namespace : undefined, name);
     if (!o) throw errors.notFound(t.resource, t.group, name);
     return deepCopy(o);
   }
@@ -429,7 +425,7 @@ export class ApiServer {
       if (e instanceof ApiError && e.code === 404) return undefined;
       throw e;
     }
-    return this.store.get(typeKeyOf(t), objKey(t.namespaced ? namespace : undefined, name));
+    return this.store.getByName(typeKeyOf(t), t.namespaced ? namespace : undefined, name);
   }
 
   /** LIST objects of a type, filtered; items sorted by namespace then name (as etcd's key order). */
@@ -686,7 +682,7 @@ export class ApiServer {
     limitRangerMutate(this, t, obj);
     const errs = this.validate(t, obj, undefined);
     if (errs.length) throw errors.invalid(t.kind, t.group, meta.name ?? meta.generateName ?? '', errs);
-    if (this.store.get(typeKeyOf(t), objKey(meta.namespace, meta.name!))) throw errors.alreadyExists(t.resource, t.group, meta.name!);
+    if (this.store.getByName(typeKeyOf(t), meta.namespace, meta.name!)) throw errors.alreadyExists(t.resource, t.group, meta.name!);
     this.admission.validate('CREATE', t, obj, undefined, requestName);
     limitRangerValidate(this, t, obj);
     admitQuota(this, t, obj, !!opts.dryRun);
@@ -725,7 +721,7 @@ export class ApiServer {
     const name = input.metadata?.name;
     if (!name) throw errors.invalid(t.kind, t.group, '', [field.required('metadata.name', 'name or generateName is required')]);
     const ns = t.namespaced ? input.metadata.namespace || 'default' : undefined;
-    const old = this.store.get(typeKeyOf(t), objKey(ns, name));
+    const old = this.store.getByName(typeKeyOf(t), ns, name);
     if (!old) throw errors.notFound(t.resource, t.group, name);
     const rv = input.metadata.resourceVersion;
     if (rv && rv !== old.metadata.resourceVersion) throw errors.conflict(t.resource, t.group, name);
@@ -835,7 +831,7 @@ export class ApiServer {
   ): KubeObject {
     this.checkAvailable();
     const t = this.resolveType(type);
-    const current = this.store.get(typeKeyOf(t), objKey(t.namespaced ? namespace || 'default' : undefined, name));
+    const current = this.store.getByName(typeKeyOf(t), t.namespaced ? namespace || 'default' : undefined, name);
     if (!current) throw errors.notFound(t.resource, t.group, name);
     let next: KubeObject;
     if (patchType === 'merge') next = applyMergePatch(current, patch) as KubeObject;
@@ -881,7 +877,7 @@ export class ApiServer {
     if (!m.metadata.name) {
       throw errors.invalid(t.kind, t.group, '', [field.required('metadata.name', 'name or generateName is required')]);
     }
-    const live = this.store.get(typeKeyOf(t), objKey(t.namespaced ? m.metadata.namespace : undefined, m.metadata.name));
+    const live = this.store.getByName(typeKeyOf(t), t.namespaced ? m.metadata.namespace : undefined, m.metadata.name);
     const plan = planApply(m, live ? deepCopy(live) : undefined, t.kind, !!t.custom);
     const fieldManager = opts.fieldManager ?? 'kubectl-client-side-apply';
     if (plan.action === 'create') return { verb: 'created', object: this.create(plan.object, { ...opts, fieldManager }) };
@@ -902,7 +898,7 @@ export class ApiServer {
     this.checkAvailable();
     const t = this.resolveType(type);
     const ns = t.namespaced ? namespace || 'default' : undefined;
-    const old = this.store.get(typeKeyOf(t), objKey(ns, name));
+    const old = this.store.getByName(typeKeyOf(t), ns, name);
     if (!old) throw errors.notFound(t.resource, t.group, name);
     const pre = opts.preconditions;
     if (pre?.uid && pre.uid !== old.metadata.uid) {
@@ -996,7 +992,7 @@ export class ApiServer {
   bind(namespace: string, podName: string, nodeName: string, opts: RequestOptions = {}): StatusSuccess {
     this.checkAvailable();
     const t = this.resolveType('pods');
-    const old = this.store.get(typeKeyOf(t), objKey(namespace, podName));
+    const old = this.store.getByName(typeKeyOf(t), namespace, podName);
     if (!old) throw errors.notFound('pods', '', podName);
     if (old.metadata.deletionTimestamp) {
       throw errors.conflict('pods', '', podName).withMessage(`Operation cannot be fulfilled on pods/binding "${podName}": pod ${podName} is being deleted, cannot be assigned to a host`);
@@ -1028,7 +1024,7 @@ export class ApiServer {
   finalizeNamespace(name: string, finalizers: string[], opts: RequestOptions & { resourceVersion?: string } = {}): KubeObject {
     this.checkAvailable();
     const t = this.resolveType('namespaces');
-    const old = this.store.get(typeKeyOf(t), objKey(undefined, name));
+    const old = this.store.getByName(typeKeyOf(t), undefined, name);
     if (!old) throw errors.notFound('namespaces', '', name);
     if (opts.resourceVersion && opts.resourceVersion !== old.metadata.resourceVersion) throw errors.conflict('namespaces', '', name);
     const obj = deepCopy(old);
@@ -1104,7 +1100,7 @@ export class ApiServer {
     if (typeof input?.apiVersion !== 'string' || typeof input.kind !== 'string' || typeof name !== 'string' || !name) return undefined;
     const t = this.registry.byKind(input.apiVersion, input.kind);
     if (!t) return undefined;
-    return this.store.get(typeKeyOf(t), objKey(t.namespaced ? input.metadata.namespace || 'default' : undefined, name));
+    return this.store.getByName(typeKeyOf(t), t.namespaced ? input.metadata.namespace || 'default' : undefined, name);
   }
 
   /**
@@ -1153,7 +1149,7 @@ export class ApiServer {
     const base = prefix.length > 58 ? prefix.slice(0, 58) : prefix;
     for (let i = 0; i < 8; i++) {
       const name = base + this.rng.nameSuffix(5);
-      if (!this.store.get(typeKeyOf(t), objKey(namespace, name))) return name;
+      if (!this.store.getByName(typeKeyOf(t), namespace, name)) return name;
     }
     return base + this.rng.nameSuffix(5);
   }
@@ -1246,10 +1242,11 @@ export class ApiServer {
   private write(t: ResourceType, type: ChangeType, obj: KubeObject, prev: KubeObject | undefined, fieldManager?: string): KubeObject {
     const revision = this.store.nextRevision();
     obj.metadata.resourceVersion = String(revision);
-    const key = objKey(t.namespaced ? obj.metadata.namespace : undefined, obj.metadata.name!);
+    const ns = t.namespaced ? obj.metadata.namespace : undefined;
+    const name = obj.metadata.name!;
     const tk = typeKeyOf(t);
-    if (type === 'DELETED') this.store.remove(tk, key, { revision, typeKey: tk, type, object: obj, previous: prev });
-    else this.store.put(tk, key, obj, { revision, typeKey: tk, type, object: obj, previous: prev });
+    if (type === 'DELETED') this.store.remove(tk, ns, name, { revision, typeKey: tk, type, object: obj, previous: prev });
+    else this.store.put(tk, ns, name, obj, { revision, typeKey: tk, type, object: obj, previous: prev });
     this.emit(t, type, obj, prev, revision, fieldManager);
     return obj;
   }
@@ -1282,7 +1279,7 @@ export class ApiServer {
       this.clock.schedule(
         this.eventTtlMs,
         () => {
-          const cur = this.store.get(typeKeyOf(t), objKey(ns, name));
+          const cur = this.store.getByName(typeKeyOf(t), ns, name);
           if (cur && cur.metadata.uid === uid && cur.metadata.resourceVersion === rv) this.write(t, 'DELETED', deepCopy(cur), cur);
         },
         { label: 'event ttl', background: true },

@@ -58,6 +58,18 @@ export class ObjectStore {
     return this.byType.get(typeKey)?.get(key);
   }
 
+  /**
+   * Objects by type key, namespace ('' for cluster-scoped) and name: the same entries as
+   * `byType`, for `getByName` (performance only: a lookup by namespace and name builds no
+   * `ns/name` string to hash). `byType` keeps the insertion order `values()` iterates in.
+   */
+  private readonly byName = new Map<string, Map<string, Map<string, KubeObject>>>();
+
+  /** `get(typeKey, "<namespace>/<name>")` without building the key (namespace undefined = cluster-scoped). */
+  getByName(typeKey: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.byName.get(typeKey)?.get(nsPart(namespace))?.get(namePart(name));
+  }
+
   /** Every object of a type (live view; callers must not mutate). */
   values(typeKey: string): IterableIterator<KubeObject> {
     return (this.byType.get(typeKey) ?? new Map<string, KubeObject>()).values();
@@ -68,20 +80,38 @@ export class ObjectStore {
     return this.byType.get(typeKey)?.size ?? 0;
   }
 
-  /** Put an object (already stamped with its resourceVersion) and record the change. */
-  put(typeKey: string, key: string, obj: KubeObject, change: Change): void {
+  /**
+   * Put an object (already stamped with its resourceVersion) at `<namespace>/<name>`
+   * (namespace undefined or '' for cluster-scoped) and record the change.
+   */
+  put(typeKey: string, namespace: string | undefined, name: string, obj: KubeObject, change: Change): void {
     let m = this.byType.get(typeKey);
     if (!m) {
       m = new Map();
       this.byType.set(typeKey, m);
     }
-    m.set(key, obj);
+    const ns = nsPart(namespace);
+    const n = namePart(name);
+    m.set(`${ns}/${n}`, obj);
+    let byNs = this.byName.get(typeKey);
+    if (!byNs) this.byName.set(typeKey, (byNs = new Map()));
+    let names = byNs.get(ns);
+    if (!names) byNs.set(ns, (names = new Map()));
+    names.set(n, obj);
     this.record(change);
   }
 
-  /** Remove an object and record the DELETED change. */
-  remove(typeKey: string, key: string, change: Change): void {
-    this.byType.get(typeKey)?.delete(key);
+  /** Remove the object at `<namespace>/<name>` and record the DELETED change. */
+  remove(typeKey: string, namespace: string | undefined, name: string, change: Change): void {
+    const ns = nsPart(namespace);
+    const n = namePart(name);
+    this.byType.get(typeKey)?.delete(`${ns}/${n}`);
+    const byNs = this.byName.get(typeKey);
+    const names = byNs?.get(ns);
+    if (names) {
+      names.delete(n);
+      if (names.size === 0) byNs!.delete(ns);
+    }
     this.record(change);
   }
 
@@ -118,4 +148,14 @@ export class ObjectStore {
       }
     }
   }
+}
+
+/** The namespace part of an `ns/name` key, as a template literal reads `namespace ?? ''`. */
+function nsPart(namespace: string | undefined): string {
+  return namespace == null ? '' : typeof namespace === 'string' ? namespace : String(namespace);
+}
+
+/** The name part of an `ns/name` key (a template literal stringifies a non-string). */
+function namePart(name: string): string {
+  return typeof name === 'string' ? name : String(name);
 }
