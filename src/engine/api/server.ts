@@ -148,6 +148,9 @@ export const DEFAULT_EVENT_TTL_MS = 60 * 60 * 1000;
 /** Kinds whose objects carry `metadata.generation` (their strategies set and bump it). */
 const GENERATION_KINDS = new Set(['Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Ingress', 'CustomResourceDefinition', 'ReplicationController', 'PodDisruptionBudget', 'NetworkPolicy']);
 
+/** Clock options of an Event's TTL expiry (one object for all: the clock reads, never keeps, them). */
+const EVENT_TTL_TIMER = { label: 'event ttl', background: true } as const;
+
 /** Largest accepted request body (kube-apiserver's 3 MiB limit, `maxRequestBodyBytes`). */
 export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
 
@@ -1282,7 +1285,7 @@ export class ApiServer {
           const cur = this.store.getByName(typeKeyOf(t), ns, name);
           if (cur && cur.metadata.uid === uid && cur.metadata.resourceVersion === rv) this.write(t, 'DELETED', deepCopy(cur), cur);
         },
-        { label: 'event ttl', background: true },
+        EVENT_TTL_TIMER,
       );
     }
   }

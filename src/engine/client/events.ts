@@ -169,11 +169,20 @@ export interface CorrelateResult {
   patch?: { count: number; lastTimestamp: string; message: string };
   /** True when the spam filter drops the event. */
   skip: boolean;
+  /**
+   * `getEventKey(event)` when correlation already computed it (the event was not combined), for
+   * `updateState` (performance only).
+   */
+  eventKey?: string;
 }
 
 interface AggregateRecord {
-  /** Distinct messages seen, in insertion order. */
-  localKeys: Set<string>;
+  /**
+   * Distinct messages seen, in insertion order: a set of at most AGGREGATE_MAX_EVENTS, kept as
+   * an array (performance only: most records only ever hold one message; an array of one is
+   * far smaller than a Set).
+   */
+  localKeys: string[];
   lastMs: number;
 }
 
@@ -202,6 +211,25 @@ function eventKey(e: CoreEvent): string {
     (e.type ?? '') +
     (e.reason ?? '') +
     (e.message ?? '')
+  );
+}
+
+/** True when `eventKey(a) === eventKey(b)` because every part is the same string. */
+function sameKeyFields(a: CoreEvent, b: CoreEvent): boolean {
+  const x = a.involvedObject;
+  const y = b.involvedObject;
+  return (
+    a.source.component === b.source.component &&
+    a.source.host === b.source.host &&
+    x.kind === y.kind &&
+    x.namespace === y.namespace &&
+    x.name === y.name &&
+    x.fieldPath === y.fieldPath &&
+    x.uid === y.uid &&
+    x.apiVersion === y.apiVersion &&
+    a.type === b.type &&
+    a.reason === b.reason &&
+    a.message === b.message
   );
 }
 
@@ -251,12 +279,17 @@ export class EventCorrelator {
   correlate(ev: CoreEvent): CorrelateResult {
     const [aggregated, key] = this.aggregate(ev);
     const { event, patch } = this.observe(aggregated, key);
-    return { event, patch, skip: this.filter(event) };
+    return { event, patch, skip: this.filter(event), eventKey: aggregated === ev ? key : undefined };
   }
 
-  /** `eventLogger.updateState`: remember what the server returned (name, count, resourceVersion). */
-  updateState(stored: CoreEvent): void {
-    this.logs.add(eventKey(stored), {
+  /**
+   * `eventLogger.updateState`: remember what the server returned (name, count, resourceVersion).
+   * `written` (optional): the correlation result the write was made from; its `eventKey` is used
+   * when `stored` has the same key fields as its event (performance only: no key rebuilt).
+   */
+  updateState(stored: CoreEvent, written?: CorrelateResult): void {
+    const key = written?.eventKey !== undefined && sameKeyFields(stored, written.event) ? written.eventKey : eventKey(stored);
+    this.logs.add(key, {
       count: stored.count,
       firstTimestamp: stored.firstTimestamp,
       name: stored.metadata.name!,
@@ -270,13 +303,13 @@ export class EventCorrelator {
     const aggKey = aggregateKey(ev);
     const localKey = ev.message;
     let record = this.aggregates.get(aggKey);
-    if (!record || now - record.lastMs > AGGREGATE_INTERVAL_MS) record = { localKeys: new Set(), lastMs: now };
-    record.localKeys.add(localKey);
+    if (!record || now - record.lastMs > AGGREGATE_INTERVAL_MS) record = { localKeys: [localKey], lastMs: now };
+    else if (!record.localKeys.includes(localKey)) record.localKeys.push(localKey);
     record.lastMs = now;
     this.aggregates.add(aggKey, record);
-    if (record.localKeys.size < AGGREGATE_MAX_EVENTS) return [ev, eventKey(ev)];
+    if (record.localKeys.length < AGGREGATE_MAX_EVENTS) return [ev, eventKey(ev)];
     // Go's PopAny removes an arbitrary member (map order); we remove the oldest, deterministically.
-    record.localKeys.delete(record.localKeys.values().next().value as string);
+    record.localKeys.shift();
     const ts = this.clock.rfc3339(now);
     const combined: CoreEvent = {
       apiVersion: 'v1',
@@ -505,7 +538,7 @@ export class EventRecorder {
           }
         }
       }
-      this.correlator.updateState(stored as CoreEvent);
+      this.correlator.updateState(stored as CoreEvent, p.result);
       return true;
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
