@@ -141,8 +141,12 @@ export class LeaderElector {
       return true;
     }
     const holder = cur.spec?.holderIdentity;
-    const expires = cur.spec?.renewTime ? parseRfc3339(cur.spec.renewTime) - clock.epochMs + (cur.spec.leaseDurationSeconds ?? 15) * 1000 : 0;
-    if (holder && holder !== this.o.identity && expires > now) return false;
+    // The expiry matters only for a Lease held by another candidate: parsed only then
+    // (performance only: the holder renewing its own Lease skips a timestamp parse).
+    if (holder && holder !== this.o.identity) {
+      const expires = cur.spec?.renewTime ? parseRfc3339(cur.spec.renewTime) - clock.epochMs + (cur.spec.leaseDurationSeconds ?? 15) * 1000 : 0;
+      if (expires > now) return false;
+    }
     const next: KubeObject = { ...cur, spec: { ...cur.spec, ...spec } };
     if (holder !== this.o.identity) {
       next.spec.acquireTime = renewTime;
