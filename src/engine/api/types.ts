@@ -134,13 +134,27 @@ function structuredCloneJson(v: unknown): unknown {
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  return objectsEqual(a, b);
+}
+
+/**
+ * `deepEqual` of two non-null objects. Leaves are compared in the loops without a call per
+ * leaf (performance only: most of a JSON tree is strings and numbers): two values are equal when
+ * they are `===`, or both non-null objects with equal contents.
+ */
+function objectsEqual(a: object, b: object): boolean {
   if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    if (a.length !== bb.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bb[i])) return false;
+    if (!Array.isArray(b)) return false;
+    const n = a.length;
+    if (n !== b.length) return false;
+    for (let i = 0; i < n; i++) {
+      const x: unknown = a[i];
+      const y: unknown = b[i];
+      if (x !== y && (x === null || y === null || typeof x !== 'object' || typeof y !== 'object' || !objectsEqual(x, y))) return false;
+    }
     return true;
   }
+  if (Array.isArray(b)) return false;
   const ao = a as Record<string, unknown>;
   const bo = b as Record<string, unknown>;
   // Every defined field of a equals b's, and b has as many defined fields (no key arrays built).
@@ -149,7 +163,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     const x = ao[k];
     if (x === undefined) continue;
     na++;
-    if (!deepEqual(x, bo[k])) return false;
+    const y = bo[k];
+    if (x !== y && (x === null || y === null || typeof x !== 'object' || typeof y !== 'object' || !objectsEqual(x, y))) return false;
   }
   let nb = 0;
   for (const k in bo) if (bo[k] !== undefined) nb++;
