@@ -1419,11 +1419,17 @@ function copyWithinBound(v: unknown, depth: number): unknown {
   }
   if (depth > 64) return CANNOT_BOUND;
   copyBudget -= 2;
+  // Strings (most of an object's leaves) are counted in the loops, without a call each.
   if (Array.isArray(v)) {
     const n = v.length;
     const out = new Array<unknown>(n);
     for (let i = 0; i < n; i++) {
-      const c = copyWithinBound(v[i], depth + 1);
+      const x: unknown = v[i];
+      let c: unknown;
+      if (typeof x === 'string') {
+        copyBudget -= 6 * x.length + 2;
+        c = x;
+      } else c = copyWithinBound(x, depth + 1);
       copyBudget -= 1;
       if (c === CANNOT_BOUND || copyBudget < 0) return CANNOT_BOUND;
       out[i] = c;
@@ -1438,6 +1444,12 @@ function copyWithinBound(v: unknown, depth: number): unknown {
     if (k === 'toJSON') return CANNOT_BOUND;
     const x = o[k];
     copyBudget -= 6 * k.length + 4;
+    if (typeof x === 'string') {
+      copyBudget -= 6 * x.length + 2;
+      if (copyBudget < 0) return CANNOT_BOUND;
+      out[k] = x;
+      continue;
+    }
     const c = copyWithinBound(x, depth + 1);
     if (c === CANNOT_BOUND || copyBudget < 0) return CANNOT_BOUND;
     if (x !== undefined) out[k] = c;
