@@ -194,24 +194,13 @@ interface EventLog {
 }
 
 // The keys join their parts with nothing between them (as events_cache.go's strings.Join(..., "")),
-// a missing part counting as ''. Plain concatenation (performance only: no array per key).
+// a missing part counting as ''. `join` makes one flat string (memory: a key built with `+` is
+// a tree of its pieces, which the LRU caches would keep; no per-part callback either).
 
 /** `getEventKey`: source, object (with fieldPath), type, reason, message. */
 function eventKey(e: CoreEvent): string {
   const o = e.involvedObject;
-  return (
-    (e.source.component ?? '') +
-    (e.source.host ?? '') +
-    (o.kind ?? '') +
-    (o.namespace ?? '') +
-    (o.name ?? '') +
-    (o.fieldPath ?? '') +
-    (o.uid ?? '') +
-    (o.apiVersion ?? '') +
-    (e.type ?? '') +
-    (e.reason ?? '') +
-    (e.message ?? '')
-  );
+  return [e.source.component ?? '', e.source.host ?? '', o.kind ?? '', o.namespace ?? '', o.name ?? '', o.fieldPath ?? '', o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? '', e.message ?? ''].join('');
 }
 
 /** True when `eventKey(a) === eventKey(b)` because every part is the same string. */
@@ -236,25 +225,13 @@ function sameKeyFields(a: CoreEvent, b: CoreEvent): boolean {
 /** `getSpamKey`: source and object only. */
 function spamKey(e: CoreEvent): string {
   const o = e.involvedObject;
-  return (e.source.component ?? '') + (e.source.host ?? '') + (o.kind ?? '') + (o.namespace ?? '') + (o.name ?? '') + (o.uid ?? '') + (o.apiVersion ?? '');
+  return [e.source.component ?? '', e.source.host ?? '', o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? ''].join('');
 }
 
 /** `EventAggregatorByReasonFunc`'s aggregate key (its local key is the message). */
 function aggregateKey(e: CoreEvent): string {
   const o = e.involvedObject;
-  return (
-    (e.source.component ?? '') +
-    (e.source.host ?? '') +
-    (o.kind ?? '') +
-    (o.namespace ?? '') +
-    (o.name ?? '') +
-    (o.uid ?? '') +
-    (o.apiVersion ?? '') +
-    (e.type ?? '') +
-    (e.reason ?? '') +
-    (e.reportingComponent ?? '') +
-    (e.reportingInstance ?? '')
-  );
+  return [e.source.component ?? '', e.source.host ?? '', o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? '', e.reportingComponent ?? '', e.reportingInstance ?? ''].join('');
 }
 
 /**
