@@ -137,7 +137,7 @@ export class Admission {
 
   private peek(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const t = this.api.registry.byResource(resource)!;
-    return this.api.store.get(`${t.group}/${t.resource}`, `${t.namespaced ? (namespace ?? '') : ''}/${name}`);
+    return this.api.store.getByName(`${t.group}/${t.resource}`, t.namespaced ? namespace : undefined, name);
   }
 
   private checkServiceAccount(pod: KubeObject, requestName?: string): void {

@@ -29,12 +29,25 @@ export const DEFAULT_HISTORY_WINDOW = 10_000;
 /** Compacted history entries dropped at a time (performance only: amortises the array copy). */
 const HISTORY_SLICE_CHUNK = 1024;
 
+/** Where one stored object lives: the index and the insertion order share it (see ObjectStore). */
+interface Slot {
+  obj: KubeObject;
+}
+
 /**
  * Objects keyed by type key then `namespace/name`. Stored objects are treated as immutable:
  * every write stores a fresh object, so a reference handed to a watcher never changes under it.
+ *
+ * Layout (performance only): per type, an index namespace -> name -> slot, and the slots in
+ * insertion order (a Set) for `values()`. This is the order of a Map keyed by `ns/name` (a
+ * replaced object keeps its place, a removed and re-added one goes last) without building and
+ * hashing an `ns/name` string per read and write.
  */
 export class ObjectStore {
-  private readonly byType = new Map<string, Map<string, KubeObject>>();
+  /** Slots by type key, namespace ('' for cluster-scoped) and name. */
+  private readonly byName = new Map<string, Map<string, Map<string, Slot>>>();
+  /** Slots by type key, in insertion order. */
+  private readonly order = new Map<string, Set<Slot>>();
   private history: Change[] = [];
   private historyStart = 0;
   private rev = 1;
@@ -53,31 +66,30 @@ export class ObjectStore {
     return ++this.rev;
   }
 
-  /** Object at `key` (`ns/name`, or `/name` for cluster-scoped), or undefined. */
-  get(typeKey: string, key: string): KubeObject | undefined {
-    return this.byType.get(typeKey)?.get(key);
-  }
-
   /**
-   * Objects by type key, namespace ('' for cluster-scoped) and name: the same entries as
-   * `byType`, for `getByName` (performance only: a lookup by namespace and name builds no
-   * `ns/name` string to hash). `byType` keeps the insertion order `values()` iterates in.
+   * Object at `key` (`ns/name`, or `/name` for cluster-scoped), or undefined. The namespace is
+   * the part before the first '/' (namespaces are DNS labels: they have none).
    */
-  private readonly byName = new Map<string, Map<string, Map<string, KubeObject>>>();
+  get(typeKey: string, key: string): KubeObject | undefined {
+    const i = key.indexOf('/');
+    if (i < 0) return undefined;
+    return this.byName.get(typeKey)?.get(key.slice(0, i))?.get(key.slice(i + 1))?.obj;
+  }
 
   /** `get(typeKey, "<namespace>/<name>")` without building the key (namespace undefined = cluster-scoped). */
   getByName(typeKey: string, namespace: string | undefined, name: string): KubeObject | undefined {
-    return this.byName.get(typeKey)?.get(nsPart(namespace))?.get(namePart(name));
+    return this.byName.get(typeKey)?.get(nsPart(namespace))?.get(namePart(name))?.obj;
   }
 
-  /** Every object of a type (live view; callers must not mutate). */
-  values(typeKey: string): IterableIterator<KubeObject> {
-    return (this.byType.get(typeKey) ?? new Map<string, KubeObject>()).values();
+  /** Every object of a type, in insertion order (live view, as a Map's; callers must not mutate). */
+  *values(typeKey: string): IterableIterator<KubeObject> {
+    const slots = this.order.get(typeKey);
+    if (slots) for (const slot of slots) yield slot.obj;
   }
 
   /** Number of stored objects of a type. */
   count(typeKey: string): number {
-    return this.byType.get(typeKey)?.size ?? 0;
+    return this.order.get(typeKey)?.size ?? 0;
   }
 
   /**
@@ -85,32 +97,35 @@ export class ObjectStore {
    * (namespace undefined or '' for cluster-scoped) and record the change.
    */
   put(typeKey: string, namespace: string | undefined, name: string, obj: KubeObject, change: Change): void {
-    let m = this.byType.get(typeKey);
-    if (!m) {
-      m = new Map();
-      this.byType.set(typeKey, m);
-    }
-    const ns = nsPart(namespace);
-    const n = namePart(name);
-    m.set(`${ns}/${n}`, obj);
     let byNs = this.byName.get(typeKey);
     if (!byNs) this.byName.set(typeKey, (byNs = new Map()));
+    const ns = nsPart(namespace);
     let names = byNs.get(ns);
     if (!names) byNs.set(ns, (names = new Map()));
-    names.set(n, obj);
+    const n = namePart(name);
+    const slot = names.get(n);
+    if (slot) slot.obj = obj;
+    else {
+      const fresh: Slot = { obj };
+      names.set(n, fresh);
+      let slots = this.order.get(typeKey);
+      if (!slots) this.order.set(typeKey, (slots = new Set()));
+      slots.add(fresh);
+    }
     this.record(change);
   }
 
   /** Remove the object at `<namespace>/<name>` and record the DELETED change. */
   remove(typeKey: string, namespace: string | undefined, name: string, change: Change): void {
-    const ns = nsPart(namespace);
-    const n = namePart(name);
-    this.byType.get(typeKey)?.delete(`${ns}/${n}`);
     const byNs = this.byName.get(typeKey);
+    const ns = nsPart(namespace);
     const names = byNs?.get(ns);
-    if (names) {
-      names.delete(n);
-      if (names.size === 0) byNs!.delete(ns);
+    const n = namePart(name);
+    const slot = names?.get(n);
+    if (slot) {
+      names!.delete(n);
+      if (names!.size === 0) byNs!.delete(ns);
+      this.order.get(typeKey)!.delete(slot);
     }
     this.record(change);
   }
