@@ -17,6 +17,7 @@ import {
   SPAM_BURST,
   referenceTo,
   sprintf,
+  unixNanosHex,
   type CoreEvent,
   type EventRecorderOptions,
   type LocalEventRecord,
@@ -289,5 +290,15 @@ describe('EventCorrelator: its LRU caches (groupcache/lru, 4096 entries)', () =>
     expect(c.correlate(ev(`b${EVENT_LRU_ENTRIES - 1}`, 1)).patch).toBeUndefined();
     expect(c.correlate(ev('b0', 2)).patch).toBeUndefined();
     expect(c.correlate(ev('a', 2)).patch?.count).toBe(3);
+  });
+});
+
+describe('unixNanosHex: the hex Unix nanoseconds of Event names, without BigInt', () => {
+  it('is %x of ms * 1e6 + extra', () => {
+    const cases: [number, number][] = [];
+    for (const ms of [0, 1, 999, 1048575, 1048576, 1048577, DEFAULT_EPOCH_MS, DEFAULT_EPOCH_MS + 3_599_999, 2 ** 42 - 1, 2 ** 42, 4e12 + 7]) {
+      for (const extra of [0, 1, 15, 999_999, 1_000_000, 1_048_575, 1_048_576, 2_500_001]) cases.push([ms, extra]);
+    }
+    for (const [ms, extra] of cases) expect(unixNanosHex({ ms, extra })).toBe((BigInt(ms) * 1_000_000n + BigInt(extra)).toString(16));
   });
 });

@@ -354,7 +354,7 @@ export interface EventRecorderOptions {
 interface Pending {
   event: CoreEvent;
   /** Unix ns used in the name, kept to bump it on a name collision. */
-  nameNs: bigint;
+  nameNs: UnixNanos;
   result?: CorrelateResult;
   tries: number;
 }
@@ -373,7 +373,8 @@ export class EventRecorder {
   private readonly correlator: EventCorrelator;
   private queue: Pending[] = [];
   private timer: Timer | undefined;
-  private lastNs = 0n;
+  /** The last name's Unix ns (starts at 0). */
+  private lastNs: UnixNanos = { ms: 0, extra: 0 };
   private stopped = false;
   /** Events dropped (queue full, retries exhausted, rejected by the server, spam filter). */
   dropped = 0;
@@ -385,7 +386,7 @@ export class EventRecorder {
     this.component = opts.component;
     this.host = opts.host;
     this.sink = opts.sink;
-    this.correlator = new EventCorrelator(opts.clock, (name) => `${name}.${this.nextNs().toString(16)}`);
+    this.correlator = new EventCorrelator(opts.clock, (name) => `${name}.${unixNanosHex(this.nextNs())}`);
   }
 
   /**
@@ -402,7 +403,7 @@ export class EventRecorder {
     const event: CoreEvent = {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${ref.name}.${ns.toString(16)}`, namespace: ref.namespace || 'default' },
+      metadata: { name: `${ref.name}.${unixNanosHex(ns)}`, namespace: ref.namespace || 'default' },
       involvedObject: ref,
       reason,
       message,
@@ -442,9 +443,12 @@ export class EventRecorder {
   }
 
   /** Unix time in ns for a new name: strictly increasing per recorder (names stay unique). */
-  private nextNs(): bigint {
-    let ns = BigInt(this.clock.epochMs + this.clock.now()) * 1_000_000n;
-    if (ns <= this.lastNs) ns = this.lastNs + 1n;
+  private nextNs(): UnixNanos {
+    const ms = this.clock.epochMs + this.clock.now();
+    if (!Number.isInteger(ms)) BigInt(ms); // RangeError, as the BigInt arithmetic this replaces
+    const last = this.lastNs;
+    // ms * 1e6 <= last (the product is only inexact far above any `extra`: the test holds).
+    const ns = (ms - last.ms) * 1e6 <= last.extra ? { ms: last.ms, extra: last.extra + 1 } : { ms, extra: 0 };
     this.lastNs = ns;
     return ns;
   }
@@ -509,8 +513,8 @@ export class EventRecorder {
             break;
           } catch (e) {
             if (!(e instanceof ApiError && e.code === 409 && e.reason === 'AlreadyExists' && i < 64 && event.count === 1)) throw e;
-            p.nameNs += 1n;
-            body.metadata.name = `${event.involvedObject.name}.${p.nameNs.toString(16)}`;
+            p.nameNs = { ms: p.nameNs.ms, extra: p.nameNs.extra + 1 };
+            body.metadata.name = `${event.involvedObject.name}.${unixNanosHex(p.nameNs)}`;
             event.metadata.name = body.metadata.name;
           }
         }
@@ -524,6 +528,31 @@ export class EventRecorder {
       return true;
     }
   }
+}
+
+/**
+ * A Unix time in nanoseconds as `ms * 1e6 + extra` (integers; the value needs 61 bits, more
+ * than a double holds exactly, and a BigInt per event is slow): what Event names carry in hex.
+ */
+export interface UnixNanos {
+  /** Unix time, integer ms. */
+  ms: number;
+  /** Nanoseconds on top of `ms * 1e6` (>= 0, integer). */
+  extra: number;
+}
+
+/**
+ * `%x` of `ms * 1e6 + extra`, computed exactly in doubles: `ms = hi * 2^20 + lo`, so the value
+ * is `(hi * 1e6 + carry) * 2^20 + rest` with every part below 2^53; 2^20 is five hex digits.
+ */
+export function unixNanosHex(n: UnixNanos): string {
+  const hi = Math.floor(n.ms / 1048576);
+  const lo = n.ms - hi * 1048576;
+  const b = lo * 1e6 + n.extra;
+  const carry = Math.floor(b / 1048576);
+  const rest = b - carry * 1048576;
+  const a = hi * 1e6 + carry;
+  return a > 0 ? a.toString(16) + rest.toString(16).padStart(5, '0') : rest.toString(16);
 }
 
 function isInvolvedObject(o: KubeObject | InvolvedObject): o is InvolvedObject {
