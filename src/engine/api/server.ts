@@ -1339,7 +1339,7 @@ function cmp(a: string, b: string): number {
 }
 
 /**
- * Bounds of stored objects' top-level fields (spec, metadata, status objects), computed once
+ * Bounds of stored objects' top-level fields (spec, data, ... objects), computed once
  * (performance only). Exact because stored objects are never mutated (see ObjectStore): the
  * same object always has the same bound; a WeakMap lets the bound go with the object.
  */
@@ -1374,7 +1374,9 @@ function boundSharing(v: unknown, stored: KubeObject, limit: number, status?: St
       if (c === CANNOT_BOUND || copyBudget < 0) return Infinity;
       status.copy = c;
       b = limit - n - copyBudget;
-    } else if (x !== null && typeof x === 'object' && x === stored[k]) {
+    } else if (k !== 'metadata' && x !== null && typeof x === 'object' && x === stored[k]) {
+      // (metadata is left out: every write stores a fresh metadata object (its new
+      // resourceVersion), so a cached bound of one would never be read again.)
       b = storedBounds.get(x);
       if (b === undefined) storedBounds.set(x, (b = jsonLengthBound(x, limit, 1)));
     } else b = jsonLengthBound(x, limit, 1);
