@@ -509,8 +509,25 @@ export class ApiServer {
    */
   watchesEnded = 0;
 
+  /** Told (synchronously, with no arguments) each time a watch ends; see `onWatchEnded`. */
+  private watchEndListeners: (() => void)[] = [];
+
+  /**
+   * Subscribe to watch ends (by the client or the server): `fn` runs synchronously inside the
+   * call that ended the watch, so it must only schedule work (the informer factories schedule
+   * their watch probe). Returns the unsubscribe function.
+   */
+  onWatchEnded(fn: () => void): () => void {
+    this.watchEndListeners.push(fn);
+    return () => {
+      const i = this.watchEndListeners.indexOf(fn);
+      if (i >= 0) this.watchEndListeners.splice(i, 1);
+    };
+  }
+
   private endWatch(w: Watcher): void {
     this.watchesEnded++;
+    if (this.watchEndListeners.length > 0) for (const fn of this.watchEndListeners.slice()) fn();
     w.stopped = true;
     w.pending = [];
     this.watchers.delete(w);

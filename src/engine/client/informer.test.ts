@@ -259,6 +259,30 @@ describe('Informer: kube-apiserver outage', () => {
     expect(log).toEqual(['add default/later']);
   });
 
+  it('runs no probe while every watch is open, and notices a watch ended at the next tick of its 1 s grid', () => {
+    const { clock, api } = setup();
+    api.create(cm('keep'));
+    const lines: [number, ClientLogLine][] = [];
+    const f = factory(api, clock, { backoff: { jitter: 0 }, log: (l) => lines.push([clock.now(), l]) });
+    const inf = f.informer('configmaps', { namespace: 'default' });
+    f.start(); // the grid: 1000, 2000, ... from t=0
+    clock.runUntilQuiet();
+    clock.runUntil(1500);
+    const idle = clock.pending(); // no probe among them: nothing has ended
+    const executed = clock.executed;
+    clock.runUntil(2999); // across the grid's 2000: no event runs
+    expect(clock.executed).toBe(executed);
+    api.setAvailability('down'); // at t=2999: the watch ends, the probe is queued for the grid's 3000
+    expect(clock.pending()).toBe(idle + 1);
+    expect(lines).toEqual([]);
+    clock.runUntil(3000);
+    expect(lines.map(([t, l]) => [t, l.message.slice(0, 40)])).toEqual([
+      [3000, 'reflector: watch of *v1.ConfigMap ended '],
+      [3000, 'reflector: failed to list *v1.ConfigMap:'],
+    ]);
+    expect(inf.isWatching()).toBe(false);
+  });
+
   it('draws the backoff jitter from the Rng: [d, 2d), capped at [30, 60) s', () => {
     const { clock, api } = setup();
     const attempts: number[] = [];

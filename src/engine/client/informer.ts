@@ -29,7 +29,10 @@
  *
  * Simulation note: kube-apiserver's watch ends silently when it stops (`WatchHandle.stopped`
  * turns true, no event is delivered). A real client sees its TCP connection close at once; here
- * the factory probes its watches every `watchProbeMs` (default 1 s, background clock events).
+ * the factory probes its watches on a grid of `watchProbeMs` (default 1 s) from its start: the
+ * first grid tick after a watch ended (any watch of the API server) is a background clock event
+ * that checks every informer's watch. With no watch ended, no tick runs (a tick could only find
+ * every watch open).
  * After a broken watch the informer relists (through the backoff while the API stays down),
  * which is what client-go ends up doing after a kube-apiserver restart: its re-watch from the
  * old resourceVersion gets 410 Gone from the restarted server's fresh watch cache.
@@ -688,6 +691,7 @@ export class SharedInformerFactory {
   constructor(opts: SharedInformerFactoryOptions) {
     this.name = opts.name;
     this.probeOpts = { label: `${this.name}: watch probe` };
+    this.probeTimerOpts = { label: this.probeOpts.label, background: true };
     this.deps = {
       api: opts.api,
       clock: opts.clock,
@@ -724,7 +728,7 @@ export class SharedInformerFactory {
     if (this.stopped) throw new Error(`informer factory ${this.name} is stopped`);
     this.started = true;
     for (const inf of this.informers.values()) inf.start();
-    if (!this.probe) this.scheduleProbe();
+    if (!this.probe && !this.unsubscribeWatchEnds) this.scheduleProbe();
   }
 
   /** True when every informer of the factory has synced (vacuously true with none). */
@@ -744,6 +748,10 @@ export class SharedInformerFactory {
     this.stopped = true;
     this.probe?.cancel();
     this.probe = undefined;
+    this.probeTimer?.cancel();
+    this.probeTimer = undefined;
+    this.unsubscribeWatchEnds?.();
+    this.unsubscribeWatchEnds = undefined;
     for (const inf of this.informers.values()) inf.stop();
     this.informers.clear();
   }
@@ -754,10 +762,37 @@ export class SharedInformerFactory {
   }
 
   private scheduleProbe(): void {
-    // A recurring clock event: the same ticks as re-scheduling after each one, without a new
-    // event per second per process (performance only).
-    this.probe = this.deps.clock.every(this.watchProbeMs, this.probeTick, this.probeOpts);
+    const api = this.deps.api as Partial<Pick<ApiServer, 'onWatchEnded'>>;
+    if (typeof api.onWatchEnded !== 'function') {
+      // An API without watch-end notices (a test double): probe on every grid tick.
+      this.probe = this.deps.clock.every(this.watchProbeMs, this.probeTick, this.probeOpts);
+      return;
+    }
+    // Ticks that could only find every watch open are not run (performance only: the idle
+    // cluster would run one per second in every process, ~43,000 an hour). The grid is the one
+    // the recurring probe had: `watchProbeMs` apart from the first start.
+    this.probeAnchor = this.deps.clock.now();
+    this.unsubscribeWatchEnds = api.onWatchEnded(this.wakeProbe);
   }
+
+  /** Start of the probe grid (virtual ms): the factory's first `start()`. */
+  private probeAnchor = 0;
+  private unsubscribeWatchEnds: (() => void) | undefined;
+  /** The next grid tick, scheduled when a watch ended. */
+  private probeTimer: Timer | undefined;
+  private readonly wakeProbe = (): void => {
+    if (this.stopped || this.probeTimer) return;
+    const clock = this.deps.clock;
+    const p = this.watchProbeMs;
+    // The first grid tick not before now (now itself when on the grid: after the current event).
+    const k = Math.max(1, Math.ceil((clock.now() - this.probeAnchor) / p));
+    this.probeTimer = clock.scheduleAt(this.probeAnchor + k * p, this.fireProbe, this.probeTimerOpts);
+  };
+  private readonly fireProbe = (): void => {
+    this.probeTimer = undefined;
+    this.probeTick();
+  };
+  private readonly probeTimerOpts: { label: string; background: true };
 
   /** `api.watchesEnded` at the last look: a watch can only have ended silently if it changed since. */
   private seenWatchEnds: number | undefined = -1;
