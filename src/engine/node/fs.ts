@@ -430,6 +430,30 @@ export class FileSystem {
     return collectFiles(r.node, normalizePath(path), out) ? out : undefined;
   }
 
+  /**
+   * A record of the directory tree at `path` (its directory and file nodes and every file's
+   * content) for `unchangedSince`; undefined when `path` is not a directory or the tree holds a
+   * symlink. Performance only: the kubelet proves with it that a volume's files are as it left
+   * them without reading the tree back on every pod sync.
+   */
+  snapshotDir(path: string): DirSnapshot | undefined {
+    const r = this.tryResolve(path);
+    if (r?.node.type !== 'dir') return undefined;
+    return snapshotOf(r.node);
+  }
+
+  /**
+   * True when `path` still resolves to the very directory node `snap` recorded and that tree
+   * still has exactly the recorded entries, each the same node, every file with the same content
+   * (nodes are only ever changed in place by this class: a replaced, removed or added entry is a
+   * different or missing node, and a rewritten file has new content). A true answer implies
+   * `filesUnder(path)` would return the same paths and contents as when `snap` was taken.
+   */
+  unchangedSince(path: string, snap: DirSnapshot): boolean {
+    const r = this.tryResolve(path);
+    return r !== undefined && r.node === snap.node && sameTree(snap);
+  }
+
   // ---------------------------------------------------------------------------------------
   // Changes
 
@@ -850,6 +874,44 @@ function collectFiles(node: DirNode, p: string, out: Map<string, string>): boole
     if (c.type === 'symlink') return false;
     if (c.type === 'file') out.set(cp, c.content);
     else if (!collectFiles(c, cp, out)) return false;
+  }
+  return true;
+}
+
+/**
+ * An opaque record of a directory tree (`FileSystem.snapshotDir`): the directory node and, per
+ * entry, its node and either the file content or the subdirectory's record.
+ */
+export interface DirSnapshot {
+  readonly node: unknown;
+  readonly entries: readonly { name: string; node: unknown; content?: string; sub?: DirSnapshot }[];
+}
+
+/** The record of `dir`'s tree, or undefined when it holds a symlink. */
+function snapshotOf(dir: DirNode): DirSnapshot | undefined {
+  const entries: { name: string; node: unknown; content?: string; sub?: DirSnapshot }[] = [];
+  for (const [name, c] of dir.children) {
+    if (c.type === 'symlink') return undefined;
+    if (c.type === 'file') entries.push({ name, node: c, content: c.content });
+    else {
+      const sub = snapshotOf(c);
+      if (!sub) return undefined;
+      entries.push({ name, node: c, sub });
+    }
+  }
+  return { node: dir, entries };
+}
+
+/** True when the tree `snap` recorded has the same entries, nodes and file contents now. */
+function sameTree(snap: DirSnapshot): boolean {
+  const dir = snap.node as DirNode;
+  if (dir.children.size !== snap.entries.length) return false;
+  for (const e of snap.entries) {
+    const c = dir.children.get(e.name);
+    if (c === undefined || c !== e.node) return false;
+    if (c.type === 'file') {
+      if (c.content !== e.content) return false;
+    } else if (!e.sub || !sameTree(e.sub)) return false;
   }
   return true;
 }

@@ -52,7 +52,7 @@ import type { ProbeView, ReasonEntry, RuntimeContainer, RuntimePodStatus } from 
 import { generateAPIPodStatus, shouldContainerBeRestarted } from './status';
 import { isMirrorPodOf, isStaticPod, mirrorPodFor } from './staticpods';
 import { Backoff, formatPod, goDuration, podFullName, type KlogSeverity } from './util';
-import { ObjectSource, PrepareError, base64Decode, cleanUpPodDir, containerEnv, containerMounts, expandArgs, memoryBytes, setUpVolumes } from './volumes';
+import { ObjectSource, PrepareError, base64Decode, cleanUpPodDir, containerEnv, containerMounts, expandArgs, memoryBytes, setUpVolumes, type VolumeMemo } from './volumes';
 
 /**
  * The kubelet's `Created` / `Started` event messages (pkg/kubelet/kuberuntime/kuberuntime_container.go
@@ -145,6 +145,8 @@ interface Worker {
   tracedExit?: string;
   /** `activeDeadlineSeconds` expiry (virtual ms), when set. */
   deadlineAt?: number;
+  /** What the pod's projected volumes were last written from (`setUpVolumes`; performance only). */
+  volumeMemo?: VolumeMemo;
 }
 
 /** Outcome of one worker run. */
@@ -721,7 +723,7 @@ export class PodWorkers {
     const facts = { pod, nodeName: this.h.nodeName, nodeIP: this.h.nodeIP, podIP: sandbox0?.ip };
     let volumes;
     try {
-      volumes = setUpVolumes(this.h.fs, facts, this.objects, this.h.api);
+      volumes = setUpVolumes(this.h.fs, facts, this.objects, this.h.api, (w.volumeMemo ??= new Map()));
     } catch (e) {
       if (e instanceof PrepareError) {
         this.podEvent(pod, 'Warning', 'FailedMount', e.message);

@@ -16,9 +16,10 @@
  */
 import type { ApiServer } from '../../api/server';
 import type { KubeObject } from '../../api/types';
+import { deepEqual } from '../../api/types';
 import { ApiError } from '../../api/errors';
 import { parseQuantity, isValidQuantity } from '../../api/quantity';
-import type { FileSystem } from '../fs';
+import type { DirSnapshot, FileSystem } from '../fs';
 import { joinPath, FsError } from '../fs';
 import type { FsMount, MountSource } from '../shell';
 import { syntheticDigestHex } from '../registry';
@@ -216,20 +217,42 @@ export class ObjectSource {
 
   /** A ConfigMap's data (binaryData ignored), or undefined when absent. Other API errors throw. */
   configMap(ns: string, name: string): Record<string, string> | undefined {
-    // Read only (its data is copied below): no deep copy of the ConfigMap on every pod sync.
-    const o = this.api.tryGetShared('configmaps', ns, name);
-    return o ? { ...((o as Obj).data as Record<string, string> | undefined) } : undefined;
+    return configMapData(this.configMapObject(ns, name));
   }
 
   /** A Secret's decoded data (stringData merged by the API already), or undefined when absent. */
   secret(ns: string, name: string): Record<string, string> | undefined {
-    const o = this.api.tryGetShared('secrets', ns, name);
-    if (!o) return undefined;
-    const out: Record<string, string> = {};
-    for (const [k, v] of Object.entries(((o as Obj).data as Record<string, string> | undefined) ?? {})) out[k] = base64Decode(String(v));
-    for (const [k, v] of Object.entries(((o as Obj).stringData as Record<string, string> | undefined) ?? {})) out[k] = String(v);
-    return out;
+    return secretData(this.secretObject(ns, name));
   }
+
+  /**
+   * The stored ConfigMap itself (read only, never to be changed; undefined when absent; other
+   * API errors throw). Stored objects are never mutated (every write stores a fresh object), so
+   * the same object means the same content.
+   */
+  configMapObject(ns: string, name: string): Readonly<KubeObject> | undefined {
+    // Read only (its data is copied by configMapData): no deep copy of the ConfigMap on every pod sync.
+    return this.api.tryGetShared('configmaps', ns, name);
+  }
+
+  /** The stored Secret itself (as `configMapObject`). */
+  secretObject(ns: string, name: string): Readonly<KubeObject> | undefined {
+    return this.api.tryGetShared('secrets', ns, name);
+  }
+}
+
+/** A ConfigMap object's data as a fresh record (binaryData ignored), or undefined for no object. */
+function configMapData(o: Readonly<KubeObject> | undefined): Record<string, string> | undefined {
+  return o ? { ...((o as Obj).data as Record<string, string> | undefined) } : undefined;
+}
+
+/** A Secret object's decoded data (stringData merged by the API already), or undefined for no object. */
+function secretData(o: Readonly<KubeObject> | undefined): Record<string, string> | undefined {
+  if (!o) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(((o as Obj).data as Record<string, string> | undefined) ?? {})) out[k] = base64Decode(String(v));
+  for (const [k, v] of Object.entries(((o as Obj).stringData as Record<string, string> | undefined) ?? {})) out[k] = String(v);
+  return out;
 }
 
 /**
@@ -320,10 +343,11 @@ function computeFakeToken(podUid: string, ns: string, sa: string): string {
 /**
  * Write `files` (relative path -> content) into `dir`, replacing what was there. Like the
  * kubelet's AtomicWriter (pkg/volume/util/atomic_writer.go, `shouldWritePayload`), a payload
- * equal to what is on disk is not written again (no new mtimes, no fs events).
+ * equal to what is on disk is not written again (no new mtimes, no fs events). Returns true when
+ * the payload was found on disk (nothing written).
  */
-function writeAll(fs: FileSystem, dir: string, files: Record<string, string>): void {
-  if (payloadOnDisk(fs, dir, files)) return;
+function writeAll(fs: FileSystem, dir: string, files: Record<string, string>): boolean {
+  if (payloadOnDisk(fs, dir, files)) return true;
   if (fs.exists(dir)) fs.rm(dir, { recursive: true, force: true });
   fs.mkdir(dir, { parents: true });
   for (const [rel, content] of Object.entries(files)) {
@@ -333,6 +357,7 @@ function writeAll(fs: FileSystem, dir: string, files: Record<string, string>): v
     if (d !== dir && !fs.isDirectory(d)) fs.mkdir(d, { parents: true });
     fs.writeFile(p, content);
   }
+  return false;
 }
 
 /** True when `dir` holds exactly `files` (same paths, same contents, no other files). */
@@ -385,12 +410,110 @@ function failMount(vol: string, why: string): never {
 }
 
 /**
+ * What a ConfigMap, Secret, projected or downward API volume of a pod was last written from, and
+ * the proof that its files are still as written (see `setUpVolumes`).
+ */
+export interface ProjectionMemo {
+  /** The volume's spec (`pod.spec.volumes[i]`) the files were made from. */
+  spec: Obj;
+  /** The inputs of `projectionInputs` the files were made from. */
+  inputs: unknown[];
+  /** The volume directory's tree right after the files were written (or found in place). */
+  disk: DirSnapshot;
+  /** The mount source over the directory (stateless, reused). */
+  source: MountSource;
+}
+
+/** A pod's projection memos by volume name (the kubelet keeps one per pod worker, in memory). */
+export type VolumeMemo = Map<string, ProjectionMemo>;
+
+/**
+ * Everything a ConfigMap, Secret, projected or downward API volume's files are computed from,
+ * in source order: per ConfigMap or Secret source the stored object (or undefined when absent),
+ * per service account token source the token, per downward API source its items' values.
+ * API errors (server unreachable) throw, as the reads in the kubelet do.
+ */
+function projectionInputs(v: Obj, f: PodFacts, src: ObjectSource, ns: string): unknown[] {
+  const inputs: unknown[] = [];
+  if (v.configMap) inputs.push(src.configMapObject(ns, String((v.configMap as Obj).name)));
+  else if (v.secret) inputs.push(src.secretObject(ns, String((v.secret as Obj).secretName)));
+  else {
+    for (const s of projectedSources(v)) {
+      if (s.serviceAccountToken) inputs.push(fakeToken(f.pod.metadata.uid!, ns, String(f.pod.spec?.serviceAccountName ?? 'default')));
+      else if (s.configMap) inputs.push(src.configMapObject(ns, String((s.configMap as Obj).name)));
+      else if (s.secret) inputs.push(src.secretObject(ns, String((s.secret as Obj).name)));
+      else if (s.downwardAPI) {
+        for (const it of (((s.downwardAPI as Obj).items as Obj[] | undefined) ?? [])) {
+          if (it.fieldRef) inputs.push(downwardField(f, String((it.fieldRef as Obj).fieldPath)));
+        }
+      } else inputs.push(undefined);
+    }
+  }
+  return inputs;
+}
+
+/** The sources of a projected volume, or the one downward API source of a downwardAPI volume. */
+function projectedSources(v: Obj): Obj[] {
+  return v.projected ? (((v.projected as Obj).sources as Obj[] | undefined) ?? []) : [{ downwardAPI: v.downwardAPI }];
+}
+
+/**
+ * The files (relative path -> content) of a ConfigMap, Secret, projected or downward API volume
+ * from its `projectionInputs`. Throws `PrepareError('FailedMount', ...)` for a missing object or
+ * key that is not optional, at the first failing source.
+ */
+function projectionFiles(v: Obj, name: string, inputs: readonly unknown[]): Record<string, string> {
+  if (v.configMap) {
+    const cm = v.configMap as Obj;
+    const data = configMapData(inputs[0] as KubeObject | undefined);
+    if (!data && !cm.optional) failMount(name, `configmap "${String(cm.name)}" not found`);
+    return itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => failMount(name, why));
+  }
+  if (v.secret) {
+    const sec = v.secret as Obj;
+    const data = secretData(inputs[0] as KubeObject | undefined);
+    if (!data && !sec.optional) failMount(name, `secret "${String(sec.secretName)}" not found`);
+    return itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => failMount(name, why));
+  }
+  const files: Record<string, string> = {};
+  let i = 0;
+  for (const s of projectedSources(v)) {
+    if (s.serviceAccountToken) {
+      files[String((s.serviceAccountToken as Obj).path ?? 'token')] = inputs[i++] as string;
+    } else if (s.configMap) {
+      const cm = s.configMap as Obj;
+      const data = configMapData(inputs[i++] as KubeObject | undefined);
+      if (!data && !cm.optional) failMount(name, `configmap "${String(cm.name)}" not found`);
+      Object.assign(files, itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => failMount(name, why)));
+    } else if (s.secret) {
+      const sec = s.secret as Obj;
+      const data = secretData(inputs[i++] as KubeObject | undefined);
+      if (!data && !sec.optional) failMount(name, `secret "${String(sec.name)}" not found`);
+      Object.assign(files, itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => failMount(name, why)));
+    } else if (s.downwardAPI) {
+      for (const it of (((s.downwardAPI as Obj).items as Obj[] | undefined) ?? [])) {
+        if (it.fieldRef) files[String(it.path)] = inputs[i++] as string;
+      }
+    } else i++;
+  }
+  return files;
+}
+
+/** True when two `projectionInputs` lists are the same values (objects by identity). */
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
  * Set up the pod's volumes on the node's disk and return, per volume name, the mount source.
  * Throws `PrepareError('FailedMount', 'MountVolume.SetUp failed for volume "v" : <why>')`.
- * ConfigMap, Secret, projected and downward API volumes are rewritten on every call (the
- * kubelet refreshes them on each pod sync).
+ * ConfigMap, Secret, projected and downward API volumes are refreshed on every call (the
+ * kubelet refreshes them on each pod sync). With `memo` (the pod's, kept across calls), a
+ * refresh that provably changes nothing is skipped (see below).
  */
-export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api: ApiServer): Map<string, { source: MountSource; readOnly: boolean; dir?: string }> {
+export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api: ApiServer, memo?: VolumeMemo): Map<string, { source: MountSource; readOnly: boolean; dir?: string }> {
   const uid = f.pod.metadata.uid!;
   const ns = f.pod.metadata.namespace ?? 'default';
   const out = new Map<string, { source: MountSource; readOnly: boolean; dir?: string }>();
@@ -400,45 +523,33 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       const dir = pluginDir(uid, name, 'empty-dir');
       if (!fs.isDirectory(dir)) fs.mkdir(dir, { parents: true });
       out.set(name, { source: nodeDirMount(fs, dir), readOnly: false, dir });
-    } else if (v.configMap) {
-      const cm = v.configMap as Obj;
-      const data = src.configMap(ns, String(cm.name));
-      if (!data && !cm.optional) failMount(name, `configmap "${String(cm.name)}" not found`);
-      const dir = pluginDir(uid, name, 'configmap');
-      writeAll(fs, dir, itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => failMount(name, why)));
-      out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
-    } else if (v.secret) {
-      const sec = v.secret as Obj;
-      const data = src.secret(ns, String(sec.secretName));
-      if (!data && !sec.optional) failMount(name, `secret "${String(sec.secretName)}" not found`);
-      const dir = pluginDir(uid, name, 'secret');
-      writeAll(fs, dir, itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => failMount(name, why)));
-      out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
-    } else if (v.projected || v.downwardAPI) {
-      const files: Record<string, string> = {};
-      const sources: Obj[] = v.projected ? (((v.projected as Obj).sources as Obj[] | undefined) ?? []) : [{ downwardAPI: v.downwardAPI }];
-      for (const s of sources) {
-        if (s.serviceAccountToken) {
-          files[String((s.serviceAccountToken as Obj).path ?? 'token')] = fakeToken(uid, ns, String(f.pod.spec?.serviceAccountName ?? 'default'));
-        } else if (s.configMap) {
-          const cm = s.configMap as Obj;
-          const data = src.configMap(ns, String(cm.name));
-          if (!data && !cm.optional) failMount(name, `configmap "${String(cm.name)}" not found`);
-          Object.assign(files, itemsOf(data ?? {}, cm.items as Obj[] | undefined, 'ConfigMap', !!cm.optional, (why) => failMount(name, why)));
-        } else if (s.secret) {
-          const sec = s.secret as Obj;
-          const data = src.secret(ns, String(sec.name));
-          if (!data && !sec.optional) failMount(name, `secret "${String(sec.name)}" not found`);
-          Object.assign(files, itemsOf(data ?? {}, sec.items as Obj[] | undefined, 'Secret', !!sec.optional, (why) => failMount(name, why)));
-        } else if (s.downwardAPI) {
-          for (const it of (((s.downwardAPI as Obj).items as Obj[] | undefined) ?? [])) {
-            if (it.fieldRef) files[String(it.path)] = downwardField(f, String((it.fieldRef as Obj).fieldPath));
-          }
-        }
+    } else if (v.configMap || v.secret || v.projected || v.downwardAPI) {
+      const dir = pluginDir(uid, name, v.configMap ? 'configmap' : v.secret ? 'secret' : v.projected ? 'projected' : 'downward-api');
+      const inputs = projectionInputs(v, f, src, ns);
+      // The skip, and why it changes nothing: the files are a pure function of the volume spec
+      // and `inputs` (`projectionFiles`: stored objects are never mutated, so the same object is
+      // the same data; the token and downward values are compared as strings). When both equal
+      // the last successful call's, the files equal what that call left in `dir`; when the tree
+      // under `dir` is also unchanged since (`unchangedSince`: same nodes, same contents), it
+      // still holds exactly those files, so `writeAll` would find the payload on disk and write
+      // nothing. What remains of the call is what it returns: the same directory and a source.
+      const m = memo?.get(name);
+      if (m && sameInputs(m.inputs, inputs) && (m.spec === v || deepEqual(m.spec, v)) && fs.unchangedSince(dir, m.disk)) {
+        m.spec = v;
+        out.set(name, { source: m.source, readOnly: true, dir });
+        continue;
       }
-      const dir = pluginDir(uid, name, v.projected ? 'projected' : 'downward-api');
-      writeAll(fs, dir, files);
-      out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
+      memo?.delete(name);
+      const files = projectionFiles(v, name, inputs);
+      const found = writeAll(fs, dir, files);
+      const source = nodeDirMount(fs, dir, true);
+      // Remember only a tree that holds the payload now (a payload `writeAll` cannot leave in
+      // place, e.g. one with a path outside `dir`, is written again on every call, as before).
+      if (memo && (found || payloadOnDisk(fs, dir, files))) {
+        const disk = fs.snapshotDir(dir);
+        if (disk) memo.set(name, { spec: v, inputs, disk, source });
+      }
+      out.set(name, { source, readOnly: true, dir });
     } else if (v.hostPath) {
       const hp = v.hostPath as Obj;
       const path = String(hp.path);
