@@ -474,6 +474,8 @@ export class Containerd {
   private readonly containers = new Map<string, ContainerRec>();
   /** Bumped on every creation, removal and state change of a sandbox or container (see `plegGeneration`). */
   private stateGeneration = 0;
+  /** Bumped whenever an image's digests change (see `imageGeneration`). */
+  private imageGen = 0;
   private readonly names = new Map<string, string>();
   private readonly pulls = new Map<string, { pending: Pending<PullResult>; timer: { cancel(): void }; started: number }>();
   private readonly listeners = new Set<(e: ContainerEvent) => void>();
@@ -596,7 +598,10 @@ export class Containerd {
     }
     if (opts.withDigest) {
       const d = `${rec.repository}@${rec.digest}`;
-      if (!info.repoDigests.includes(d)) info.repoDigests.push(d);
+      if (!info.repoDigests.includes(d)) {
+        info.repoDigests.push(d);
+        this.imageGen++;
+      }
     }
     return info;
   }
@@ -1253,6 +1258,17 @@ export class Containerd {
   plegGeneration(): number {
     this.ensureUp();
     return this.stateGeneration;
+  }
+
+  /**
+   * A counter that changes whenever an image's repo digests change (what a container status's
+   * `imageRef` is made of). Performance only: with `plegGeneration` unchanged too, every
+   * container and sandbox status reads as before (the kubelet reuses its runtime view of a pod).
+   * Errors: as `listContainers`.
+   */
+  imageGeneration(): number {
+    this.ensureUp();
+    return this.imageGen;
   }
 
   /**

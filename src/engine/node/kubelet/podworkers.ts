@@ -147,6 +147,36 @@ interface Worker {
   deadlineAt?: number;
   /** What the pod's projected volumes were last written from (`setUpVolumes`; performance only). */
   volumeMemo?: VolumeMemo;
+  /** Bumped whenever `pod` changes semantically (`podsDifferSemantically`: spec, labels, annotations, deletion). */
+  specGen: number;
+  /** Bumped whenever the pod's reason cache entries change. */
+  reasonsGen: number;
+  /** The inputs and result of the last full `computeStatus` (see there; performance only). */
+  statusMemo?: StatusMemo;
+}
+
+/**
+ * Everything `generateAPIPodStatus` read for a pod's last computed status, and the status the
+ * status manager kept for it (see `PodWorkers.computeStatus`).
+ */
+interface StatusMemo {
+  rps: RuntimePodStatus;
+  specGen: number;
+  reasonsGen: number;
+  probesVersion: number;
+  conditions: unknown;
+  qosClass: unknown;
+  nodeIP: string;
+  /** The status object the status manager holds for the pod after that computation. */
+  stored: Record<string, unknown>;
+}
+
+/** The last runtime view of a pod and the runtime's record generations it was read at. */
+interface RuntimeMemo {
+  cri: Containerd;
+  generation: number;
+  imageGeneration: number;
+  rps: RuntimePodStatus;
 }
 
 /** Outcome of one worker run. */
@@ -303,6 +333,8 @@ export class PodWorkers {
   private readonly objects: ObjectSource;
   /** Runtime view per pod UID from the last read (probes, logs). */
   private runtimeCache = new Map<string, RuntimePodStatus>();
+  /** The last runtime view per pod UID with the generations it was read at (`readRuntimePod`). */
+  private runtimeMemo = new Map<string, RuntimeMemo>();
   /** Orphaned runtime pods being killed. */
   private orphansKilling = new Set<string>();
   private stopped = false;
@@ -363,6 +395,8 @@ export class PodWorkers {
         pending: false,
         admitted: false,
         killing: new Set(),
+        specGen: 0,
+        reasonsGen: 0,
       };
       this.workers.set(uid, w);
       const phase = pod.status?.phase;
@@ -379,6 +413,7 @@ export class PodWorkers {
       // Status-only changes (the kubelet's own writes echoing back) do not sync the pod
       // (config.go `checkAndUpdatePod`: only spec, labels, annotations and deletion matter).
       if (!podsDifferSemantically(old, pod)) return;
+      w.specGen++;
       if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.h.log('I', 'kubelet.go:2496', 'SyncLoop DELETE', { source: 'api', pods: [`${pod.metadata.namespace}/${pod.metadata.name}`] });
     }
     if (pod.metadata.deletionTimestamp && w.state === 'sync') this.beginTermination(w, podGraceSeconds(pod));
@@ -537,6 +572,7 @@ export class PodWorkers {
     this.status.remove(w.uid);
     this.reasons.delete(w.uid);
     this.runtimeCache.delete(w.uid);
+    this.runtimeMemo.delete(w.uid);
     cleanUpPodDir(this.h.fs, w.uid);
     if (w.isStatic) for (const o of this.workers.values()) if (o.isStatic && o.fullName === w.fullName && o.state === 'sync') this.dispatch(o, 0, false);
   }
@@ -569,6 +605,19 @@ export class PodWorkers {
   /** `GetPodStatus`: the pod's sandboxes and containers from containerd (throws CriError). */
   readRuntimePod(uid: string, pod: KubeObject): RuntimePodStatus {
     const cri = this.h.cri();
+    // Reuse the last view while the runtime's records are unchanged (performance only): every
+    // field read below changes only together with a bump of `plegGeneration` (creation, removal
+    // and state changes of sandboxes and containers; exit codes, times, reasons and the sandbox
+    // IP's release are set in the same steps) or of `imageGeneration` (an image's digests, which
+    // give `imageRef`). The name and namespace come from the pod's metadata, fixed for its UID.
+    // Nothing changes a returned view.
+    const generation = cri.plegGeneration();
+    const imageGeneration = cri.imageGeneration();
+    const memo = this.runtimeMemo.get(uid);
+    if (memo && memo.cri === cri && memo.generation === generation && memo.imageGeneration === imageGeneration && memo.rps.name === pod.metadata.name && memo.rps.namespace === pod.metadata.namespace) {
+      this.runtimeCache.set(uid, memo.rps);
+      return memo.rps;
+    }
     const sandboxes = cri.listPodSandboxes({ podUid: uid });
     // ListContainers with the pod UID label selector (kuberuntime_container.go getPodContainerStatuses).
     const containers = cri.listContainers({ podUid: uid });
@@ -580,6 +629,7 @@ export class PodWorkers {
       containers: containers.map(toRuntimeContainer),
     };
     this.runtimeCache.set(uid, rps);
+    this.runtimeMemo.set(uid, { cri, generation, imageGeneration, rps });
     return rps;
   }
 
@@ -610,7 +660,41 @@ export class PodWorkers {
   /** Compute and record the pod's status from a runtime view. */
   private computeStatus(w: Worker, rps: RuntimePodStatus, podIsTerminal: boolean): Record<string, unknown> {
     const pod = w.pod;
-    const old = this.status.get(w.uid) ?? (w.isStatic ? this.h.cachedPod(pod.metadata.namespace!, pod.metadata.name!)?.status : pod.status);
+    const kept = this.status.get(w.uid);
+    const probesVersion = this.probes.answersVersion(w.uid);
+    // The reuse, and why it changes nothing. `generateAPIPodStatus` reads: the runtime view
+    // (the same object: `readRuntimePod` returns a new one whenever the runtime changed), the
+    // pod's spec and deletion (unchanged while `specGen` is), its status conditions and QoS
+    // class (compared), the reason cache (`reasonsGen`), the probe answers (`answersVersion`:
+    // same answers, and no probe run by asking), the node IP, `podIsTerminal` (false both times)
+    // and the old status, which is the status the last computation left in the status manager.
+    // With those inputs the computation is a fixed point: a status computed from its own output
+    // keeps every condition's lastTransitionTime, startTime, podIP, lastState and reason (they
+    // come from the old status only when the inputs give the same value), so it would
+    // deepEqual `stored`, and `StatusManager.set` would keep `stored`. The clock's time only
+    // enters a condition that changes or a missing startTime, neither possible here.
+    const m = w.statusMemo;
+    if (
+      m &&
+      !podIsTerminal &&
+      !w.terminalReason &&
+      kept !== undefined &&
+      kept === m.stored &&
+      m.rps === rps &&
+      m.specGen === w.specGen &&
+      m.reasonsGen === w.reasonsGen &&
+      m.probesVersion === probesVersion &&
+      m.nodeIP === this.h.nodeIP &&
+      m.qosClass === pod.status?.qosClass &&
+      (m.conditions === pod.status?.conditions || deepEqual(m.conditions, pod.status?.conditions))
+    ) {
+      m.conditions = pod.status?.conditions;
+      this.status.set(pod, kept, w.isStatic);
+      w.lastStatus = kept;
+      return kept;
+    }
+    w.statusMemo = undefined;
+    const old = kept ?? (w.isStatic ? this.h.cachedPod(pod.metadata.namespace!, pod.metadata.name!)?.status : pod.status);
     const st = generateAPIPodStatus(
       {
         pod,
@@ -638,6 +722,10 @@ export class PodWorkers {
     }
     w.lastStatus = st;
     this.status.set(pod, st, w.isStatic);
+    const stored = this.status.get(w.uid);
+    if (!podIsTerminal && !w.terminalReason && stored !== undefined) {
+      w.statusMemo = { rps, specGen: w.specGen, reasonsGen: w.reasonsGen, probesVersion, conditions: pod.status?.conditions, qosClass: pod.status?.qosClass, nodeIP: this.h.nodeIP, stored };
+    }
     return st;
   }
 
@@ -978,6 +1066,7 @@ export class PodWorkers {
 
   private reason(w: Worker, name: string, e: (ReasonEntry & { until?: number }) | undefined): void {
     const m = this.reasonsOf(w.uid);
+    w.reasonsGen++;
     if (e) m.set(name, e);
     else m.delete(name);
   }
@@ -1356,7 +1445,7 @@ export class PodWorkers {
   }
 
   private killAllOrphan(ghost: KubeObject, list: { c: RuntimeContainer; spec: Obj; message: string; grace: number }[], cb: () => void): void {
-    const w: Worker = { uid: ghost.metadata.uid!, pod: ghost, fullName: podFullName(ghost), isStatic: false, state: 'terminating', removed: true, working: true, pending: false, admitted: true, killing: new Set() };
+    const w: Worker = { uid: ghost.metadata.uid!, pod: ghost, fullName: podFullName(ghost), isStatic: false, state: 'terminating', removed: true, working: true, pending: false, admitted: true, killing: new Set(), specGen: 0, reasonsGen: 0 };
     this.killAll(w, list, cb);
   }
 

@@ -97,8 +97,28 @@ export class ProbeManager {
    * the next `addPod` would find nothing to add). Performance only: every pod sync calls it.
    */
   private complete = new Set<string>();
+  /**
+   * Per pod UID, a counter bumped whenever an answer of `started`/`ready` for the pod could
+   * change: a result set to a new value or deleted, a worker added or removed, or a `ready` call
+   * that found no readiness result (it may probe at once). Performance only: the kubelet reuses
+   * a pod's computed status while it is unchanged (see `answersVersion`).
+   */
+  private versions = new Map<string, number>();
 
   constructor(private readonly host: ProberHost) {}
+
+  /**
+   * A number that changes whenever `started`/`ready` for pod `uid` could answer differently than
+   * before, or could have side effects (a manual probe): equal numbers mean equal answers to
+   * equal questions, with no probe run by asking.
+   */
+  answersVersion(uid: string): number {
+    return this.versions.get(uid) ?? 0;
+  }
+
+  private bump(uid: string): void {
+    this.versions.set(uid, (this.versions.get(uid) ?? 0) + 1);
+  }
 
   private key(uid: string, name: string, type: ProbeType): string {
     return `${uid}/${name}/${type}`;
@@ -133,6 +153,7 @@ export class ProbeManager {
           startupKey: this.key(uid, String(c.name), 'startup'),
         };
         this.workers.set(k, w);
+        this.bump(uid);
         this.schedule(w);
       }
     }
@@ -142,6 +163,9 @@ export class ProbeManager {
   /** `RemovePod` / `StopLivenessAndStartup`: stop every worker of the pod. */
   removePod(uid: string): void {
     this.complete.delete(uid);
+    // Forget the pod's counter only after the bump below could not matter: a worker of a new
+    // life of the same UID starts from a bumped number, never from an old one.
+    this.bump(uid);
     for (const [k, w] of [...this.workers]) {
       if (w.podUid !== uid) continue;
       w.stopped = true;
@@ -160,6 +184,7 @@ export class ProbeManager {
     }
     this.workers.clear();
     this.complete.clear();
+    for (const uid of this.versions.keys()) this.bump(uid);
   }
 
   /** The liveness (or startup) result of a container: `failure` means kill it. */
@@ -183,6 +208,9 @@ export class ProbeManager {
     if (r === 'success') return true;
     const w = this.workers.get(this.key(uid, name, 'readiness'));
     if (!w) return true;
+    // No result yet: whether this call probes depends on `inFlight`, which the version does not
+    // follow; a status computed after this point is never reused.
+    if (r === undefined) this.bump(uid);
     if (r === undefined && !w.inFlight) {
       // Manual trigger: probe now; a result that is known at once is used right away.
       this.quiet = true;
@@ -217,6 +245,7 @@ export class ProbeManager {
     const k = this.key(w.podUid, w.container, w.type);
     if (this.workers.get(k) === w) this.workers.delete(k);
     this.complete.delete(w.podUid);
+    this.bump(w.podUid);
   }
 
   private initial(type: ProbeType): ProbeOutcome {
@@ -226,6 +255,7 @@ export class ProbeManager {
   private setResult(w: Worker, id: string, r: ProbeOutcome): void {
     const before = this.results[w.type].get(id);
     this.results[w.type].set(id, r);
+    if (before !== r) this.bump(w.podUid);
     if (before !== r && !this.quiet && (w.type === 'readiness' || w.type === 'startup')) this.host.onStatusChange(w.podUid);
   }
 
@@ -239,6 +269,7 @@ export class ProbeManager {
     if (!v || !v.id) return true;
     if (w.containerId !== v.id) {
       if (w.containerId) this.results[w.type].delete(w.containerId);
+      this.bump(w.podUid);
       w.containerId = v.id;
       this.setResult(w, v.id, this.initial(w.type));
       w.onHold = false;
