@@ -471,6 +471,12 @@ export class Containerd {
   private socketGone = false;
   private readonly images = new Map<string, ImageInfo>();
   private readonly sandboxes = new Map<string, SandboxRec>();
+  /**
+   * The sandboxes of each pod UID, in creation order (the order of `sandboxes`). An index kept
+   * with `sandboxes` (performance only: the kubelet lists one pod's sandboxes and containers on
+   * every pod sync, which scanned every record of the node).
+   */
+  private readonly sandboxesByUid = new Map<string, Set<SandboxRec>>();
   private readonly containers = new Map<string, ContainerRec>();
   /** Bumped on every creation, removal and state change of a sandbox or container (see `plegGeneration`). */
   private stateGeneration = 0;
@@ -781,6 +787,9 @@ export class Containerd {
     const ip = config.hostNetwork ? this.opts.nodeIP : this.allocateIp();
     const rec: SandboxRec = { id, config, state: 'SANDBOX_READY', createdAt: this.clock.now(), ip, containers: new Set(), ports: new Map(), ipReleased: false };
     this.sandboxes.set(id, rec);
+    let same = this.sandboxesByUid.get(config.uid);
+    if (!same) this.sandboxesByUid.set(config.uid, (same = new Set()));
+    same.add(rec);
     this.stateGeneration++;
     const shimProgram: Program = new ShimProgram(this, rec);
     rec.shim = this.processes.spawn({
@@ -869,6 +878,9 @@ export class Containerd {
     for (const cid of [...s.containers]) this.dropContainer(cid);
     this.releaseIp(s);
     this.sandboxes.delete(id);
+    const same = this.sandboxesByUid.get(s.config.uid);
+    same?.delete(s);
+    if (same?.size === 0) this.sandboxesByUid.delete(s.config.uid);
     this.stateGeneration++;
     this.clog(`RemovePodSandbox "${id}" returns successfully`);
   }
@@ -896,7 +908,9 @@ export class Containerd {
   /** CRI `ListPodSandbox` (newest first), optionally by state or pod UID. */
   listPodSandboxes(filter: { state?: SandboxState; podUid?: string } = {}): PodSandboxStatus[] {
     this.ensureUp();
-    return [...this.sandboxes.values()]
+    // With a pod UID, only that pod's sandboxes can match: the same records in the same relative
+    // order (the index keeps creation order), so the same stable sort result.
+    return [...(filter.podUid ? (this.sandboxesByUid.get(filter.podUid) ?? []) : this.sandboxes.values())]
       .filter((s) => (!filter.state || s.state === filter.state) && (!filter.podUid || s.config.uid === filter.podUid))
       .sort((a, b) => b.createdAt - a.createdAt)
       .map((s) => this.sandboxStatus(s));
@@ -1277,7 +1291,7 @@ export class Containerd {
    */
   listContainers(filter: { podSandboxId?: string; state?: ContainerState; podUid?: string } = {}): ContainerStatus[] {
     this.ensureUp();
-    return [...this.containers.values()]
+    return this.containerCandidates(filter.podUid)
       .filter(
         (c) =>
           (!filter.podSandboxId || c.sandboxId === filter.podSandboxId) &&
@@ -1286,6 +1300,24 @@ export class Containerd {
       )
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
       .map((c) => this.status(c));
+  }
+
+  /**
+   * The containers `listContainers` filters: with a non-empty pod UID only the containers of that
+   * pod's sandboxes (every container is in its sandbox's `containers` from creation to removal,
+   * and a removed sandbox's containers are removed with it, so no other container can carry the
+   * UID); otherwise all. The order does not matter: the sort by creation time and id is total.
+   */
+  private containerCandidates(podUid: string | undefined): ContainerRec[] {
+    if (!podUid) return [...this.containers.values()];
+    const out: ContainerRec[] = [];
+    for (const s of this.sandboxesByUid.get(podUid) ?? []) {
+      for (const cid of s.containers) {
+        const c = this.containers.get(cid);
+        if (c) out.push(c);
+      }
+    }
+    return out;
   }
 
   /**
