@@ -205,3 +205,48 @@ describe('kindNodeFilesystem', () => {
     expect(worker.stat('/usr/bin/kubelet').size).toBeGreaterThan(50_000_000);
   });
 });
+
+describe('FileSystem snapshots (snapshotDir / unchangedSince)', () => {
+  const setup = () => {
+    const fs = new FileSystem();
+    fs.mkdir('/v/sub', { parents: true });
+    fs.writeFile('/v/a', '1');
+    fs.writeFile('/v/sub/b', '2');
+    return { fs, snap: fs.snapshotDir('/v')! };
+  };
+
+  it('holds while nothing under the directory changes, and only then', () => {
+    const { fs, snap } = setup();
+    expect(fs.unchangedSince('/v', snap)).toBe(true);
+    fs.writeFile('/elsewhere', 'x'); // outside the tree
+    expect(fs.unchangedSince('/v', snap)).toBe(true);
+    const changes: ((f: FileSystem) => void)[] = [
+      (f) => f.writeFile('/v/a', '9'),
+      (f) => f.writeFile('/v/sub/b', '9'),
+      (f) => f.writeFile('/v/c', '3'),
+      (f) => f.mkdir('/v/sub/d'),
+      (f) => f.rm('/v/a'),
+      (f) => f.rm('/v', { recursive: true }),
+      (f) => {
+        f.rm('/v', { recursive: true });
+        f.mkdir('/v/sub', { parents: true });
+        f.writeFile('/v/a', '1');
+        f.writeFile('/v/sub/b', '2');
+      },
+      (f) => f.mv('/v/a', '/v/sub/a'),
+    ];
+    for (const change of changes) {
+      const { fs: f, snap: s } = setup();
+      change(f);
+      expect(f.unchangedSince('/v', s)).toBe(false);
+    }
+  });
+
+  it('is not taken of a tree holding a symlink, or of a non-directory', () => {
+    const { fs } = setup();
+    fs.symlink('/v/a', '/v/link');
+    expect(fs.snapshotDir('/v')).toBeUndefined();
+    expect(fs.snapshotDir('/v/a')).toBeUndefined();
+    expect(fs.snapshotDir('/nope')).toBeUndefined();
+  });
+});

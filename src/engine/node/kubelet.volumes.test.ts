@@ -38,4 +38,37 @@ describe('configMap volume files on the node', () => {
     expect(fs.readFile(file)).toBe('v2');
     expect(fs.stat(file).mtime).toBeGreaterThan(written);
   });
+
+  it('are written again when changed or removed on the node, though the ConfigMap is unchanged', () => {
+    const fx = newKubeletFixture({ load: ['nginx:1.27'] });
+    fx.run(30_000);
+    fx.api.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'web', namespace: 'default' }, data: { 'index.html': 'v1', 'extra.txt': 'x' } } as KubeObject);
+    const pod = fx.createPod(
+      {
+        metadata: { name: 'web', namespace: 'default' },
+        spec: {
+          containers: [{ name: 'web', image: 'nginx:1.27', imagePullPolicy: 'IfNotPresent', volumeMounts: [{ name: 'html', mountPath: '/usr/share/nginx/html' }] }],
+          volumes: [{ name: 'html', configMap: { name: 'web' } }],
+        },
+      },
+      'k8s-lab-worker',
+    );
+    fx.run(20_000);
+    const fs = fx.node('k8s-lab-worker').machine.fs;
+    const dir = `/var/lib/kubelet/pods/${pod.metadata.uid}/volumes/kubernetes.io~configmap/html`;
+    expect(fs.readFile(`${dir}/index.html`)).toBe('v1');
+    fx.run(2 * 60_000); // periodic syncs that change nothing
+    fs.writeFile(`${dir}/index.html`, 'tampered');
+    fx.run(2 * 60_000);
+    expect(fs.readFile(`${dir}/index.html`)).toBe('v1');
+    fs.rm(`${dir}/extra.txt`);
+    fx.run(2 * 60_000);
+    expect(fs.readFile(`${dir}/extra.txt`)).toBe('x');
+    fs.writeFile(`${dir}/stray`, 's');
+    fx.run(2 * 60_000);
+    expect(fs.exists(`${dir}/stray`)).toBe(false);
+    fs.rm(dir, { recursive: true });
+    fx.run(2 * 60_000);
+    expect(fs.readFile(`${dir}/index.html`)).toBe('v1');
+  });
 });
