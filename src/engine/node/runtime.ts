@@ -1553,6 +1553,16 @@ export class Containerd {
    * hostNetwork pod) that listens on `port`, in container order.
    */
   private listenerOn(s: SandboxRec, port: number): ContainerRec | undefined {
+    if (!s.config.hostNetwork) {
+      // Only `s`'s own containers can match (`cs === s`): its `containers` holds exactly them, in
+      // creation order, the order of `containers` (performance only: every probe asks).
+      if (s.state !== 'SANDBOX_READY' || this.sandboxes.get(s.id) !== s) return undefined;
+      for (const id of s.containers) {
+        const c = this.containers.get(id);
+        if (c && c.state === 'CONTAINER_RUNNING' && c.program && c.program.listening(port)) return c;
+      }
+      return undefined;
+    }
     for (const c of this.containers.values()) {
       if (c.state !== 'CONTAINER_RUNNING' || !c.program) continue;
       const cs = this.sandboxes.get(c.sandboxId);
