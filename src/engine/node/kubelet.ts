@@ -47,7 +47,7 @@ import { CONTAINERD_VERSION, CriError } from './runtime';
 import type { KubeletConfig, KubeletFlags } from './kubelet/config';
 import { KubeletConfigError, defaultKubeletConfig, loadKubeletConfig, parseKubeletFlags } from './kubelet/config';
 import { nodeApiClient, type NodeApiClient } from './kubelet/client';
-import { initialNode, memoryQuantity, newNodeLease, nodeStatusHasChanged, reconcileExistingNode, setNodeStatus } from './kubelet/nodestatus';
+import { initialNode, memoryQuantity, newNodeLease, nodeStatusHasChanged, reconcileExistingNode, sameNodeFacts, setNodeStatus } from './kubelet/nodestatus';
 import { PodWorkers, CONTAINER_GC_PERIOD_MS, podGraceSeconds } from './kubelet/podworkers';
 import { decodeStaticPod, isMirrorPod, isMirrorPodOf, listManifestFiles, CONFIG_HASH_ANNOTATION } from './kubelet/staticpods';
 import { aggregateMessage } from './kubelet/nodestatus';
@@ -207,6 +207,8 @@ export class Kubelet implements Program {
   private registered = false;
   private registerBackoff: number = REGISTER_BACKOFF.initialMs;
   private lastStatusReport = -Infinity;
+  /** The Node and facts the last node status check found nothing to write for (see updateNodeStatus). */
+  private nodeStatusMemo: { stored: Readonly<KubeObject>; facts: Parameters<typeof setNodeStatus>[1] } | undefined;
   private nodeUid: string | undefined;
   // Lease.
   private latestLease: KubeObject | undefined;
@@ -769,14 +771,27 @@ export class Kubelet implements Program {
     };
   }
 
+  /** The last `images()` answer and the runtime and image generation it was read at. */
+  private imagesMemo: { cri: Containerd; generation: number; images: { names: string[]; sizeBytes: number }[] } | undefined;
+
+  /**
+   * `status.images` from the runtime (largest first, at most 50). The same array while the
+   * runtime's image store is unchanged (`imageGeneration`); callers copy what they keep.
+   */
   private images(): { names: string[]; sizeBytes: number }[] | undefined {
     try {
-      return this.cri()
+      const cri = this.cri();
+      const generation = cri.imageGeneration();
+      const m = this.imagesMemo;
+      if (m && m.cri === cri && m.generation === generation) return m.images;
+      const images = cri
         .listImages()
         .map((i) => ({ names: [...i.repoDigests, ...i.repoTags], sizeBytes: i.size }))
         .filter((i) => i.names.length)
         .sort((a, b) => b.sizeBytes - a.sizeBytes)
         .slice(0, NODE_STATUS_MAX_IMAGES);
+      this.imagesMemo = { cri, generation, images };
+      return images;
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
       return undefined;
@@ -860,13 +875,27 @@ export class Kubelet implements Program {
       return;
     }
     this.nodeUid = stored.metadata.uid;
+    const facts = this.facts();
+    const now = this.ctx.clock.now();
+    const due = now >= this.lastStatusReport + this.config.nodeStatusReportFrequencyMs;
+    // The skip, and why it changes nothing: the check below last found no change for this very
+    // Node object (stored objects are never mutated) and facts equal to these but for `nowIso`.
+    // setNodeStatus is a function of the two; `nowIso` only enters lastHeartbeatTime (which
+    // nodeStatusHasChanged ignores) and the lastTransitionTime of a condition whose status
+    // changes, which would have been a change then too. So the check would again find no change,
+    // and with the report not due it would return here, having recorded nothing.
+    const memo = this.nodeStatusMemo;
+    if (!due && memo && memo.stored === stored && sameNodeFacts(memo.facts, facts)) return;
+    this.nodeStatusMemo = undefined;
     // The GET's Node, copied only as deep as setNodeStatus writes (it replaces top-level status
     // fields): no deep copy of the Node (and its 50 images) every 10 s. Performance only.
     const before = stored.status ?? {};
     const node: KubeObject = { ...stored, status: { ...before } };
-    const events = setNodeStatus(node, this.facts());
-    const now = this.ctx.clock.now();
-    if (!nodeStatusHasChanged(before, node.status) && now < this.lastStatusReport + this.config.nodeStatusReportFrequencyMs) return;
+    const events = setNodeStatus(node, facts);
+    if (!nodeStatusHasChanged(before, node.status) && !due) {
+      this.nodeStatusMemo = { stored, facts };
+      return;
+    }
     try {
       api.updateStatus(node, { fieldManager: 'kubelet', sharedResult: true });
     } catch (e) {

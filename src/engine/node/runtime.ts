@@ -480,7 +480,7 @@ export class Containerd {
   private readonly containers = new Map<string, ContainerRec>();
   /** Bumped on every creation, removal and state change of a sandbox or container (see `plegGeneration`). */
   private stateGeneration = 0;
-  /** Bumped whenever an image's digests change (see `imageGeneration`). */
+  /** Bumped whenever an image is added or removed or its tags or digests change (see `imageGeneration`). */
   private imageGen = 0;
   private readonly names = new Map<string, string>();
   private readonly pulls = new Map<string, { pending: Pending<PullResult>; timer: { cancel(): void }; started: number }>();
@@ -604,11 +604,10 @@ export class Containerd {
     }
     if (opts.withDigest) {
       const d = `${rec.repository}@${rec.digest}`;
-      if (!info.repoDigests.includes(d)) {
-        info.repoDigests.push(d);
-        this.imageGen++;
-      }
+      if (!info.repoDigests.includes(d)) info.repoDigests.push(d);
     }
+    // The store, a tag or a digest may have changed (see `imageGeneration`).
+    this.imageGen++;
     return info;
   }
 
@@ -716,6 +715,7 @@ export class Containerd {
     const i = this.findImage(ref);
     if (!i || i.pinned) return;
     this.images.delete(i.id);
+    this.imageGen++;
     this.clog(`ImageDelete event name:"${i.repoTags[0] ?? i.id}"`);
   }
 
@@ -1275,9 +1275,10 @@ export class Containerd {
   }
 
   /**
-   * A counter that changes whenever an image's repo digests change (what a container status's
-   * `imageRef` is made of). Performance only: with `plegGeneration` unchanged too, every
-   * container and sandbox status reads as before (the kubelet reuses its runtime view of a pod).
+   * A counter that changes whenever an image is added or removed or an image's tags or repo
+   * digests change: everything `listImages` reports, and what a container status's `imageRef`
+   * is made of. Performance only: with it unchanged, `listImages` lists the same images; with
+   * `plegGeneration` unchanged too, every container and sandbox status reads as before.
    * Errors: as `listContainers`.
    */
   imageGeneration(): number {

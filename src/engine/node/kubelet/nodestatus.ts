@@ -41,6 +41,42 @@ export interface NodeFacts {
   nowIso: string;
 }
 
+/**
+ * True when two sets of facts give `setNodeStatus` the same input but for `nowIso`: equal
+ * strings and records, `images` the same array (or both absent; the kubelet hands out one array
+ * per runtime image generation), equal `notReadyErrors`. Performance only (false negatives are
+ * fine: the caller then computes the status in full).
+ */
+export function sameNodeFacts(a: NodeFacts, b: NodeFacts): boolean {
+  return (
+    a.nodeName === b.nodeName &&
+    a.hostname === b.hostname &&
+    a.nodeIP === b.nodeIP &&
+    a.images === b.images &&
+    sameStrings(a.notReadyErrors, b.notReadyErrors) &&
+    sameRecord(a.capacity, b.capacity) &&
+    sameRecord(a.allocatable, b.allocatable) &&
+    sameRecord(a.nodeInfo, b.nodeInfo)
+  );
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Same keys in the same order with the same values (or both undefined). */
+function sameRecord(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || a[ka[i]] !== b[ka[i]]) return false;
+  return true;
+}
+
 /** `node.status.daemonEndpoints.kubeletEndpoint.Port` (the kubelet's `--port`, 10250). */
 export const KUBELET_PORT = 10250;
 
