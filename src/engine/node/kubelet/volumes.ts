@@ -385,6 +385,24 @@ function payloadOnDisk(fs: FileSystem, dir: string, files: Record<string, string
   return found === want.size;
 }
 
+/**
+ * True when the tree `snap` records is exactly the flat payload `files`: every path a plain
+ * name, one regular file per name with that content, nothing else (what `payloadOnDisk` would
+ * answer for it, read from the snapshot instead of the disk; false when unsure).
+ */
+function snapshotHolds(snap: DirSnapshot, files: Record<string, string>): boolean {
+  let n = 0;
+  for (const rel in files) {
+    if (rel === '' || rel === '.' || rel === '..' || rel.includes('/')) return false;
+    n++;
+  }
+  if (snap.entries.length !== n) return false;
+  for (const e of snap.entries) {
+    if (e.content === undefined || !Object.hasOwn(files, e.name) || files[e.name] !== e.content) return false;
+  }
+  return true;
+}
+
 function itemsOf(data: Record<string, string>, items: Obj[] | undefined, what: 'ConfigMap' | 'Secret', optional: boolean, fail: (why: string) => never): Record<string, string> {
   if (!items || !items.length) return { ...data };
   const out: Record<string, string> = {};
@@ -545,10 +563,8 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       const source = nodeDirMount(fs, dir, true);
       // Remember only a tree that holds the payload now (a payload `writeAll` cannot leave in
       // place, e.g. one with a path outside `dir`, is written again on every call, as before).
-      if (memo && (found || payloadOnDisk(fs, dir, files))) {
-        const disk = fs.snapshotDir(dir);
-        if (disk) memo.set(name, { spec: v, inputs, disk, source });
-      }
+      const disk = memo ? fs.snapshotDir(dir) : undefined;
+      if (memo && disk && (found || snapshotHolds(disk, files) || payloadOnDisk(fs, dir, files))) memo.set(name, { spec: v, inputs, disk, source });
       out.set(name, { source, readOnly: true, dir });
     } else if (v.hostPath) {
       const hp = v.hostPath as Obj;
