@@ -158,6 +158,12 @@ export class KubeletHandle {
 }
 
 /** The node IP from the kubelet's flags file (`--node-ip`), else 172.18.0.2. */
+/** What the PLEG compares per container or sandbox (`Containerd.listPlegStates`). */
+interface PlegRecord {
+  readonly state: string;
+  readonly podUid: string;
+}
+
 function nodeIPOf(machine: Machine): string {
   const env = machine.fs.tryReadFile('/var/lib/kubelet/kubeadm-flags.env') ?? '';
   return /--node-ip=(\S+)/.exec(env)?.[1] ?? '172.18.0.2';
@@ -199,7 +205,12 @@ export class Kubelet implements Program {
   private lastRuntimeSync: number | undefined;
   private lastRelist: number | undefined;
   private plegStarted = false;
-  private plegSnapshot = new Map<string, string>();
+  /**
+   * The last relist's containers and sandboxes by id (state and pod UID), in listing order:
+   * what the next relist compares. Kept as the runtime's own small records (performance only:
+   * no key and value strings built per record on every relist).
+   */
+  private plegSnapshot: { containers: Map<string, PlegRecord>; sandboxes: Map<string, PlegRecord> } = { containers: new Map(), sandboxes: new Map() };
   /** The runtime and its `plegGeneration()` at the last full relist (a relist with both unchanged finds nothing new). */
   private plegRuntime: Containerd | undefined;
   private plegGeneration = -1;
@@ -616,19 +627,23 @@ export class Kubelet implements Program {
     }
     this.lastRelist = this.ctx.clock.now();
     this.plegStarted = true;
-    const next = new Map<string, string>();
+    // The pods with a new, changed or vanished container or sandbox, in the order: containers as
+    // listed, sandboxes as listed, then the vanished ones in the last listing's order.
+    const prev = this.plegSnapshot;
+    const next = { containers: new Map<string, PlegRecord>(), sandboxes: new Map<string, PlegRecord>() };
     const changed = new Set<string>();
     for (const c of containers) {
-      const k = `c/${c.id}`;
-      next.set(k, `${c.state}/${c.podUid}`);
-      if (this.plegSnapshot.get(k) !== next.get(k)) changed.add(c.podUid);
+      next.containers.set(c.id, c);
+      const p = prev.containers.get(c.id);
+      if (!p || p.state !== c.state || p.podUid !== c.podUid) changed.add(c.podUid);
     }
     for (const s of sandboxes) {
-      const k = `s/${s.id}`;
-      next.set(k, `${s.state}/${s.podUid}`);
-      if (this.plegSnapshot.get(k) !== next.get(k)) changed.add(s.podUid);
+      next.sandboxes.set(s.id, s);
+      const p = prev.sandboxes.get(s.id);
+      if (!p || p.state !== s.state || p.podUid !== s.podUid) changed.add(s.podUid);
     }
-    for (const [k, v] of this.plegSnapshot) if (!next.has(k)) changed.add(v.slice(v.indexOf('/') + 1));
+    for (const [id, p] of prev.containers) if (!next.containers.has(id)) changed.add(p.podUid);
+    for (const [id, p] of prev.sandboxes) if (!next.sandboxes.has(id)) changed.add(p.podUid);
     this.plegSnapshot = next;
     for (const uid of changed) if (uid) this.workers?.onPlegEvent(uid);
   }
