@@ -211,6 +211,23 @@ export function containerHash(spec: Obj): string {
 /** `containerHash` by container spec object (specs are read-only once cached). */
 const containerHashes = new WeakMap<Obj, string>();
 
+/**
+ * Carry the memoised container hashes of `old` over to `next` when their specs are structurally
+ * equal (performance only: the kubelet's own status writes echo back as new pod objects with an
+ * equal spec). `deepEqual` specs have the same canonical JSON (both ignore undefined fields and
+ * key order), so the same hash.
+ */
+function inheritContainerHashes(old: KubeObject, next: KubeObject): void {
+  for (const key of ['initContainers', 'containers'] as const) {
+    const a = (old.spec?.[key] ?? []) as Obj[];
+    const b = (next.spec?.[key] ?? []) as Obj[];
+    for (let i = 0; i < a.length && i < b.length; i++) {
+      const h = containerHashes.get(a[i]);
+      if (h !== undefined && b[i] && typeof b[i] === 'object' && !containerHashes.has(b[i])) containerHashes.set(b[i], h);
+    }
+  }
+}
+
 /** Interned `spec.containers{NAME}` field paths (a few container names, millions of events). */
 const fieldPaths = new Map<string, string>();
 /** Most field paths kept in `fieldPaths` (cleared when full). */
@@ -412,7 +429,11 @@ export class PodWorkers {
       w.pod = pod;
       // Status-only changes (the kubelet's own writes echoing back) do not sync the pod
       // (config.go `checkAndUpdatePod`: only spec, labels, annotations and deletion matter).
-      if (!podsDifferSemantically(old, pod)) return;
+      if (!podsDifferSemantically(old, pod)) {
+        // The specs are deepEqual (podsDifferSemantically compares the whole spec).
+        inheritContainerHashes(old, pod);
+        return;
+      }
       w.specGen++;
       if (pod.metadata.deletionTimestamp && !old.metadata.deletionTimestamp) this.h.log('I', 'kubelet.go:2496', 'SyncLoop DELETE', { source: 'api', pods: [`${pod.metadata.namespace}/${pod.metadata.name}`] });
     }

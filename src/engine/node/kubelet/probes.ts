@@ -72,6 +72,9 @@ interface Worker {
   /** Clock label, period (virtual ms) and the CRI probe spec: fixed for the worker's life (performance only). */
   label: string;
   periodMs: number;
+  /** `failureThreshold` and `successThreshold` of `spec` (fixed with it; performance only). */
+  failureThreshold: number;
+  successThreshold: number;
   /** `key(podUid, container, 'startup')`: the startup worker gating this one. */
   startupKey: string;
   probe?: ProbeSpec;
@@ -150,6 +153,8 @@ export class ProbeManager {
           stopped: false,
           label: `kubelet: ${type} probe ${String(c.name)}`,
           periodMs: num(spec, 'periodSeconds', 10) * 1000,
+          failureThreshold: num(spec, 'failureThreshold', 3),
+          successThreshold: num(spec, 'successThreshold', 1),
           startupKey: this.key(uid, String(c.name), 'startup'),
         };
         this.workers.set(k, w);
@@ -315,9 +320,7 @@ export class ProbeManager {
         w.lastResult = r;
         w.resultRun = 1;
       }
-      const failureThreshold = num(w.spec, 'failureThreshold', 3);
-      const successThreshold = num(w.spec, 'successThreshold', 1);
-      if ((r === 'failure' && w.resultRun < failureThreshold) || (r === 'success' && w.resultRun < successThreshold)) return;
+      if ((r === 'failure' && w.resultRun < w.failureThreshold) || (r === 'success' && w.resultRun < w.successThreshold)) return;
       this.setResult(w, id, r);
       if ((w.type === 'liveness' || w.type === 'startup') && r === 'failure') {
         w.onHold = true;
