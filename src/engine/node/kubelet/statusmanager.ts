@@ -144,20 +144,27 @@ export class StatusManager {
     const name = e.pod.metadata.name!;
     // Cheap check through the informer cache: nothing to write and nothing to delete.
     const cached = this.hooks.cached?.(ns, name);
+    // The merge with the informer's pod and whether it equals that pod's status.
+    let first: { of: KubeObject; merged: Record<string, unknown>; same: boolean } | undefined;
     if (cached && this.matches(e, cached)) {
       const wantDelete = !e.isStatic && e.terminated && !!cached.metadata.deletionTimestamp;
       if (!wantDelete && e.inSync?.cached === cached && e.inSync.status === e.status) return;
       const merged = mergeWithApiStatus(cached.status, e.status);
-      if (deepEqual(merged, cached.status) && !wantDelete) {
+      const same = deepEqual(merged, cached.status);
+      if (same && !wantDelete) {
         e.inSync = { cached, status: e.status };
         return;
       }
+      first = { of: cached, merged, same };
     }
     // The stored pod itself (read-only here: the write below builds a new object around it).
     const apiPod = this.api.tryGetShared('pods', ns, name);
     if (!apiPod || !this.matches(e, apiPod)) return;
-    const merged = mergeWithApiStatus(apiPod.status, e.status);
-    if (!deepEqual(merged, apiPod.status)) {
+    // The informer's pod is often the stored object itself: the merge and the comparison above
+    // are then this one's (both are pure functions of the same two statuses; performance only).
+    const reuse = first !== undefined && first.of === apiPod;
+    const merged = reuse ? first!.merged : mergeWithApiStatus(apiPod.status, e.status);
+    if (!(reuse ? first!.same : deepEqual(merged, apiPod.status))) {
       this.api.updateStatus({ ...apiPod, status: merged }, { fieldManager: 'kubelet', sharedResult: true });
     }
     if (!e.isStatic && e.terminated && apiPod.metadata.deletionTimestamp) {
