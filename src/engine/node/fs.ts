@@ -451,7 +451,7 @@ export class FileSystem {
    */
   unchangedSince(path: string, snap: DirSnapshot): boolean {
     const r = this.tryResolve(path);
-    return r !== undefined && r.node === snap.node && sameTree(snap);
+    return r !== undefined && r.node === snap[0] && sameTree(snap);
   }
 
   // ---------------------------------------------------------------------------------------
@@ -879,39 +879,50 @@ function collectFiles(node: DirNode, p: string, out: Map<string, string>): boole
 }
 
 /**
- * An opaque record of a directory tree (`FileSystem.snapshotDir`): the directory node and, per
- * entry, its node and either the file content or the subdirectory's record.
+ * A record of a directory tree (`FileSystem.snapshotDir`): the directory node, then per entry
+ * three slots: its name, its node, and the file's content (a string) or the subdirectory's
+ * record. Flat to stay small (the kubelet keeps one per projected volume of every pod).
+ * Read its files with `snapshotFiles`; otherwise opaque.
  */
-export interface DirSnapshot {
-  readonly node: unknown;
-  readonly entries: readonly { name: string; node: unknown; content?: string; sub?: DirSnapshot }[];
+export type DirSnapshot = readonly unknown[];
+
+/** The files directly in a snapshot's directory (name -> content), or undefined when it holds a subdirectory. */
+export function snapshotFiles(snap: DirSnapshot): Map<string, string> | undefined {
+  const out = new Map<string, string>();
+  for (let i = 1; i < snap.length; i += 3) {
+    const content = snap[i + 2];
+    if (typeof content !== 'string') return undefined;
+    out.set(snap[i] as string, content);
+  }
+  return out;
 }
 
 /** The record of `dir`'s tree, or undefined when it holds a symlink. */
 function snapshotOf(dir: DirNode): DirSnapshot | undefined {
-  const entries: { name: string; node: unknown; content?: string; sub?: DirSnapshot }[] = [];
+  const out: unknown[] = [dir];
   for (const [name, c] of dir.children) {
     if (c.type === 'symlink') return undefined;
-    if (c.type === 'file') entries.push({ name, node: c, content: c.content });
+    if (c.type === 'file') out.push(name, c, c.content);
     else {
       const sub = snapshotOf(c);
       if (!sub) return undefined;
-      entries.push({ name, node: c, sub });
+      out.push(name, c, sub);
     }
   }
-  return { node: dir, entries };
+  return out;
 }
 
 /** True when the tree `snap` recorded has the same entries, nodes and file contents now. */
 function sameTree(snap: DirSnapshot): boolean {
-  const dir = snap.node as DirNode;
-  if (dir.children.size !== snap.entries.length) return false;
-  for (const e of snap.entries) {
-    const c = dir.children.get(e.name);
-    if (c === undefined || c !== e.node) return false;
+  const dir = snap[0] as DirNode;
+  if (dir.children.size * 3 + 1 !== snap.length) return false;
+  for (let i = 1; i < snap.length; i += 3) {
+    const c = dir.children.get(snap[i] as string);
+    if (c === undefined || c !== snap[i + 1]) return false;
+    const rest = snap[i + 2];
     if (c.type === 'file') {
-      if (c.content !== e.content) return false;
-    } else if (!e.sub || !sameTree(e.sub)) return false;
+      if (c.content !== rest) return false;
+    } else if (typeof rest === 'string' || !sameTree(rest as DirSnapshot)) return false;
   }
   return true;
 }

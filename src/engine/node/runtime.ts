@@ -476,7 +476,7 @@ export class Containerd {
    * with `sandboxes` (performance only: the kubelet lists one pod's sandboxes and containers on
    * every pod sync, which scanned every record of the node).
    */
-  private readonly sandboxesByUid = new Map<string, Set<SandboxRec>>();
+  private readonly sandboxesByUid = new Map<string, SandboxRec[]>();
   private readonly containers = new Map<string, ContainerRec>();
   /** Bumped on every creation, removal and state change of a sandbox or container (see `plegGeneration`). */
   private stateGeneration = 0;
@@ -787,9 +787,9 @@ export class Containerd {
     const ip = config.hostNetwork ? this.opts.nodeIP : this.allocateIp();
     const rec: SandboxRec = { id, config, state: 'SANDBOX_READY', createdAt: this.clock.now(), ip, containers: new Set(), ports: new Map(), ipReleased: false };
     this.sandboxes.set(id, rec);
-    let same = this.sandboxesByUid.get(config.uid);
-    if (!same) this.sandboxesByUid.set(config.uid, (same = new Set()));
-    same.add(rec);
+    const same = this.sandboxesByUid.get(config.uid);
+    if (same) same.push(rec);
+    else this.sandboxesByUid.set(config.uid, [rec]);
     this.stateGeneration++;
     const shimProgram: Program = new ShimProgram(this, rec);
     rec.shim = this.processes.spawn({
@@ -879,8 +879,9 @@ export class Containerd {
     this.releaseIp(s);
     this.sandboxes.delete(id);
     const same = this.sandboxesByUid.get(s.config.uid);
-    same?.delete(s);
-    if (same?.size === 0) this.sandboxesByUid.delete(s.config.uid);
+    const at = same ? same.indexOf(s) : -1;
+    if (at >= 0) same!.splice(at, 1);
+    if (same?.length === 0) this.sandboxesByUid.delete(s.config.uid);
     this.stateGeneration++;
     this.clog(`RemovePodSandbox "${id}" returns successfully`);
   }

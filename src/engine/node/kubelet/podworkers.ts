@@ -171,12 +171,11 @@ interface StatusMemo {
   stored: Record<string, unknown>;
 }
 
-/** The last runtime view of a pod and the runtime's record generations it was read at. */
+/** The runtime and its record generations a pod's last runtime view was read at (`readRuntimePod`). */
 interface RuntimeMemo {
   cri: Containerd;
   generation: number;
   imageGeneration: number;
-  rps: RuntimePodStatus;
 }
 
 /** Outcome of one worker run. */
@@ -350,8 +349,13 @@ export class PodWorkers {
   private readonly objects: ObjectSource;
   /** Runtime view per pod UID from the last read (probes, logs). */
   private runtimeCache = new Map<string, RuntimePodStatus>();
-  /** The last runtime view per pod UID with the generations it was read at (`readRuntimePod`). */
+  /**
+   * Per pod UID, the runtime and generations its view in `runtimeCache` was read at
+   * (`readRuntimePod`); one shared object per (runtime, generations) to keep the memory small.
+   */
   private runtimeMemo = new Map<string, RuntimeMemo>();
+  /** The `RuntimeMemo` of the latest read (shared by every pod read at it). */
+  private lastRuntimeMemo: RuntimeMemo | undefined;
   /** Orphaned runtime pods being killed. */
   private orphansKilling = new Set<string>();
   private stopped = false;
@@ -635,10 +639,8 @@ export class PodWorkers {
     const generation = cri.plegGeneration();
     const imageGeneration = cri.imageGeneration();
     const memo = this.runtimeMemo.get(uid);
-    if (memo && memo.cri === cri && memo.generation === generation && memo.imageGeneration === imageGeneration && memo.rps.name === pod.metadata.name && memo.rps.namespace === pod.metadata.namespace) {
-      this.runtimeCache.set(uid, memo.rps);
-      return memo.rps;
-    }
+    const cached = this.runtimeCache.get(uid);
+    if (memo && cached && memo.cri === cri && memo.generation === generation && memo.imageGeneration === imageGeneration && cached.name === pod.metadata.name && cached.namespace === pod.metadata.namespace) return cached;
     const sandboxes = cri.listPodSandboxes({ podUid: uid });
     // ListContainers with the pod UID label selector (kuberuntime_container.go getPodContainerStatuses).
     const containers = cri.listContainers({ podUid: uid });
@@ -650,7 +652,9 @@ export class PodWorkers {
       containers: containers.map(toRuntimeContainer),
     };
     this.runtimeCache.set(uid, rps);
-    this.runtimeMemo.set(uid, { cri, generation, imageGeneration, rps });
+    let m = this.lastRuntimeMemo;
+    if (!m || m.cri !== cri || m.generation !== generation || m.imageGeneration !== imageGeneration) this.lastRuntimeMemo = m = { cri, generation, imageGeneration };
+    this.runtimeMemo.set(uid, m);
     return rps;
   }
 
@@ -832,7 +836,7 @@ export class PodWorkers {
     const facts = { pod, nodeName: this.h.nodeName, nodeIP: this.h.nodeIP, podIP: sandbox0?.ip };
     let volumes;
     try {
-      volumes = setUpVolumes(this.h.fs, facts, this.objects, this.h.api, (w.volumeMemo ??= new Map()));
+      volumes = setUpVolumes(this.h.fs, facts, this.objects, this.h.api, (w.volumeMemo ??= []));
     } catch (e) {
       if (e instanceof PrepareError) {
         this.podEvent(pod, 'Warning', 'FailedMount', e.message);

@@ -20,7 +20,7 @@ import { deepEqual } from '../../api/types';
 import { ApiError } from '../../api/errors';
 import { parseQuantity, isValidQuantity } from '../../api/quantity';
 import type { DirSnapshot, FileSystem } from '../fs';
-import { joinPath, FsError } from '../fs';
+import { joinPath, FsError, snapshotFiles } from '../fs';
 import type { FsMount, MountSource } from '../shell';
 import { syntheticDigestHex } from '../registry';
 
@@ -396,10 +396,9 @@ function snapshotHolds(snap: DirSnapshot, files: Record<string, string>): boolea
     if (rel === '' || rel === '.' || rel === '..' || rel.includes('/')) return false;
     n++;
   }
-  if (snap.entries.length !== n) return false;
-  for (const e of snap.entries) {
-    if (e.content === undefined || !Object.hasOwn(files, e.name) || files[e.name] !== e.content) return false;
-  }
+  const onDisk = snapshotFiles(snap);
+  if (!onDisk || onDisk.size !== n) return false;
+  for (const [name, content] of onDisk) if (!Object.hasOwn(files, name) || files[name] !== content) return false;
   return true;
 }
 
@@ -432,18 +431,21 @@ function failMount(vol: string, why: string): never {
  * the proof that its files are still as written (see `setUpVolumes`).
  */
 export interface ProjectionMemo {
+  /** The volume's name. */
+  name: string;
   /** The volume's spec (`pod.spec.volumes[i]`) the files were made from. */
   spec: Obj;
   /** The inputs of `projectionInputs` the files were made from. */
   inputs: unknown[];
   /** The volume directory's tree right after the files were written (or found in place). */
   disk: DirSnapshot;
-  /** The mount source over the directory (stateless, reused). */
-  source: MountSource;
 }
 
-/** A pod's projection memos by volume name (the kubelet keeps one per pod worker, in memory). */
-export type VolumeMemo = Map<string, ProjectionMemo>;
+/**
+ * A pod's projection memos, one per volume name (the kubelet keeps one list per pod worker, in
+ * memory; a list rather than a map: a pod has a few volumes, and 10,000 pods keep one each).
+ */
+export type VolumeMemo = ProjectionMemo[];
 
 /**
  * Everything a ConfigMap, Secret, projected or downward API volume's files are computed from,
@@ -551,21 +553,21 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       // under `dir` is also unchanged since (`unchangedSince`: same nodes, same contents), it
       // still holds exactly those files, so `writeAll` would find the payload on disk and write
       // nothing. What remains of the call is what it returns: the same directory and a source.
-      const m = memo?.get(name);
+      const at = memo ? memo.findIndex((x) => x.name === name) : -1;
+      const m = at >= 0 ? memo![at] : undefined;
       if (m && sameInputs(m.inputs, inputs) && (m.spec === v || deepEqual(m.spec, v)) && fs.unchangedSince(dir, m.disk)) {
         m.spec = v;
-        out.set(name, { source: m.source, readOnly: true, dir });
+        out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
         continue;
       }
-      memo?.delete(name);
+      if (at >= 0) memo!.splice(at, 1);
       const files = projectionFiles(v, name, inputs);
       const found = writeAll(fs, dir, files);
-      const source = nodeDirMount(fs, dir, true);
       // Remember only a tree that holds the payload now (a payload `writeAll` cannot leave in
       // place, e.g. one with a path outside `dir`, is written again on every call, as before).
       const disk = memo ? fs.snapshotDir(dir) : undefined;
-      if (memo && disk && (found || snapshotHolds(disk, files) || payloadOnDisk(fs, dir, files))) memo.set(name, { spec: v, inputs, disk, source });
-      out.set(name, { source, readOnly: true, dir });
+      if (memo && disk && (found || snapshotHolds(disk, files) || payloadOnDisk(fs, dir, files))) memo.push({ name, spec: v, inputs, disk });
+      out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
     } else if (v.hostPath) {
       const hp = v.hostPath as Obj;
       const path = String(hp.path);
