@@ -899,14 +899,19 @@ export function snapshotFiles(snap: DirSnapshot): Map<string, string> | undefine
 
 /** The record of `dir`'s tree, or undefined when it holds a symlink. */
 function snapshotOf(dir: DirNode): DirSnapshot | undefined {
-  const out: unknown[] = [dir];
+  // Exactly sized (kept per volume of every pod).
+  const out = new Array<unknown>(1 + dir.children.size * 3);
+  out[0] = dir;
+  let i = 1;
   for (const [name, c] of dir.children) {
     if (c.type === 'symlink') return undefined;
-    if (c.type === 'file') out.push(name, c, c.content);
+    out[i++] = name;
+    out[i++] = c;
+    if (c.type === 'file') out[i++] = c.content;
     else {
       const sub = snapshotOf(c);
       if (!sub) return undefined;
-      out.push(name, c, sub);
+      out[i++] = sub;
     }
   }
   return out;

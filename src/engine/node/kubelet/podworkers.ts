@@ -836,7 +836,7 @@ export class PodWorkers {
     const facts = { pod, nodeName: this.h.nodeName, nodeIP: this.h.nodeIP, podIP: sandbox0?.ip };
     let volumes;
     try {
-      volumes = setUpVolumes(this.h.fs, facts, this.objects, this.h.api, (w.volumeMemo ??= []));
+      volumes = setUpVolumes(this.h.fs, facts, this.objects, this.h.api, (w.volumeMemo ??= { list: [] }), w.specGen);
     } catch (e) {
       if (e instanceof PrepareError) {
         this.podEvent(pod, 'Warning', 'FailedMount', e.message);

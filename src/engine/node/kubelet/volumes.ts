@@ -16,7 +16,6 @@
  */
 import type { ApiServer } from '../../api/server';
 import type { KubeObject } from '../../api/types';
-import { deepEqual } from '../../api/types';
 import { ApiError } from '../../api/errors';
 import { parseQuantity, isValidQuantity } from '../../api/quantity';
 import type { DirSnapshot, FileSystem } from '../fs';
@@ -433,8 +432,11 @@ function failMount(vol: string, why: string): never {
 export interface ProjectionMemo {
   /** The volume's name. */
   name: string;
-  /** The volume's spec (`pod.spec.volumes[i]`) the files were made from. */
-  spec: Obj;
+  /**
+   * The caller's generation of the pod spec the files were made from (`setUpVolumes`'s
+   * `specGen`; a number rather than the spec itself, which would keep old pod objects alive).
+   */
+  specGen: number;
   /** The inputs of `projectionInputs` the files were made from. */
   inputs: unknown[];
   /** The volume directory's tree right after the files were written (or found in place). */
@@ -442,10 +444,13 @@ export interface ProjectionMemo {
 }
 
 /**
- * A pod's projection memos, one per volume name (the kubelet keeps one list per pod worker, in
- * memory; a list rather than a map: a pod has a few volumes, and 10,000 pods keep one each).
+ * A pod's projection memos, at most one per volume name (the kubelet keeps one per pod worker,
+ * in memory). `setUpVolumes` replaces `list` with an exactly sized array after a change (a pod
+ * has a few volumes, and 10,000 pods keep one each: no map, no spare array capacity).
  */
-export type VolumeMemo = ProjectionMemo[];
+export interface VolumeMemo {
+  list: readonly ProjectionMemo[];
+}
 
 /**
  * Everything a ConfigMap, Secret, projected or downward API volume's files are computed from,
@@ -531,9 +536,11 @@ function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
  * Throws `PrepareError('FailedMount', 'MountVolume.SetUp failed for volume "v" : <why>')`.
  * ConfigMap, Secret, projected and downward API volumes are refreshed on every call (the
  * kubelet refreshes them on each pod sync). With `memo` (the pod's, kept across calls), a
- * refresh that provably changes nothing is skipped (see below).
+ * refresh that provably changes nothing is skipped (see below); `specGen` must then change
+ * whenever the pod's spec may have changed (the kubelet bumps it on every pod update whose spec
+ * is not deepEqual to the last one).
  */
-export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api: ApiServer, memo?: VolumeMemo): Map<string, { source: MountSource; readOnly: boolean; dir?: string }> {
+export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api: ApiServer, memo?: VolumeMemo, specGen = 0): Map<string, { source: MountSource; readOnly: boolean; dir?: string }> {
   const uid = f.pod.metadata.uid!;
   const ns = f.pod.metadata.namespace ?? 'default';
   const out = new Map<string, { source: MountSource; readOnly: boolean; dir?: string }>();
@@ -548,25 +555,25 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       const inputs = projectionInputs(v, f, src, ns);
       // The skip, and why it changes nothing: the files are a pure function of the volume spec
       // and `inputs` (`projectionFiles`: stored objects are never mutated, so the same object is
-      // the same data; the token and downward values are compared as strings). When both equal
-      // the last successful call's, the files equal what that call left in `dir`; when the tree
+      // the same data; the token and downward values are compared as strings). The spec is
+      // deepEqual to the last successful call's while `specGen` is the same (the volume of that
+      // name in a deepEqual pod spec). When both equal the last call's, the files equal what
+      // that call left in `dir`; when the tree
       // under `dir` is also unchanged since (`unchangedSince`: same nodes, same contents), it
       // still holds exactly those files, so `writeAll` would find the payload on disk and write
       // nothing. What remains of the call is what it returns: the same directory and a source.
-      const at = memo ? memo.findIndex((x) => x.name === name) : -1;
-      const m = at >= 0 ? memo![at] : undefined;
-      if (m && sameInputs(m.inputs, inputs) && (m.spec === v || deepEqual(m.spec, v)) && fs.unchangedSince(dir, m.disk)) {
-        m.spec = v;
+      const m = memo?.list.find((x) => x.name === name);
+      if (m && m.specGen === specGen && sameInputs(m.inputs, inputs) && fs.unchangedSince(dir, m.disk)) {
         out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
         continue;
       }
-      if (at >= 0) memo!.splice(at, 1);
+      if (m) memo!.list = memo!.list.filter((x) => x !== m);
       const files = projectionFiles(v, name, inputs);
       const found = writeAll(fs, dir, files);
       // Remember only a tree that holds the payload now (a payload `writeAll` cannot leave in
       // place, e.g. one with a path outside `dir`, is written again on every call, as before).
       const disk = memo ? fs.snapshotDir(dir) : undefined;
-      if (memo && disk && (found || snapshotHolds(disk, files) || payloadOnDisk(fs, dir, files))) memo.push({ name, spec: v, inputs, disk });
+      if (memo && disk && (found || snapshotHolds(disk, files) || payloadOnDisk(fs, dir, files))) memo.list = [...memo.list, { name, specGen, inputs: inputs.slice(), disk }];
       out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
     } else if (v.hostPath) {
       const hp = v.hostPath as Obj;
