@@ -594,6 +594,9 @@ export class PodWorkers {
     w.timer?.cancel();
     this.workers.delete(w.uid);
     this.probes.removePod(w.uid);
+    // The worker's status memo goes with the probe counter it recorded (see `forgetPod`).
+    w.statusMemo = undefined;
+    this.probes.forgetPod(w.uid);
     this.status.remove(w.uid);
     this.reasons.delete(w.uid);
     this.runtimeCache.delete(w.uid);

@@ -168,8 +168,8 @@ export class ProbeManager {
   /** `RemovePod` / `StopLivenessAndStartup`: stop every worker of the pod. */
   removePod(uid: string): void {
     this.complete.delete(uid);
-    // Forget the pod's counter only after the bump below could not matter: a worker of a new
-    // life of the same UID starts from a bumped number, never from an old one.
+    // The counter stays while the pod worker lives (its status memo may hold a number): a
+    // terminating worker keeps comparing against it. `forgetPod` drops it with the worker.
     this.bump(uid);
     for (const [k, w] of [...this.workers]) {
       if (w.podUid !== uid) continue;
@@ -178,6 +178,16 @@ export class ProbeManager {
       this.workers.delete(k);
       if (w.containerId) this.results[w.type].delete(w.containerId);
     }
+  }
+
+  /**
+   * Forget pod `uid`'s answers-version counter: its pod worker is gone (`finalize`, after
+   * `removePod`), and with it the only memo that held one of its numbers (the worker's status
+   * memo). A worker for the same UID later starts without a memo, so a counter starting over
+   * from 0 cannot be mistaken for an old one. Bounds `versions` to the pods the kubelet knows.
+   */
+  forgetPod(uid: string): void {
+    if (!this.complete.has(uid)) this.versions.delete(uid);
   }
 
   /** The kubelet process died. */
