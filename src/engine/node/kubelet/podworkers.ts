@@ -341,6 +341,13 @@ class PodProbeView implements ProbeView {
  */
 export class PodWorkers {
   private workers = new Map<string, Worker>();
+  /** Bumped whenever a UID joins or leaves `workers` (performance only: see `garbageCollect`). */
+  private workerSetGen = 0;
+  /**
+   * The runtime, its record generation and `workerSetGen` when `garbageCollect` last removed
+   * nothing (performance only: see there).
+   */
+  private gcIdle: { cri: Containerd; generation: number; workerSetGen: number } | undefined;
   private reasons = new Map<string, Map<string, ReasonEntry & { until?: number }>>();
   private readonly crashBackoff: Backoff;
   readonly images: ImageManager;
@@ -420,6 +427,7 @@ export class PodWorkers {
         reasonsGen: 0,
       };
       this.workers.set(uid, w);
+      this.workerSetGen++;
       const phase = pod.status?.phase;
       // A pod the API already shows as finished is not started again (e.g. after a kubelet restart).
       if (!w.isStatic && (phase === 'Succeeded' || phase === 'Failed')) {
@@ -593,6 +601,7 @@ export class PodWorkers {
   private finalize(w: Worker): void {
     w.timer?.cancel();
     this.workers.delete(w.uid);
+    this.workerSetGen++;
     this.probes.removePod(w.uid);
     // The worker's status memo goes with the probe counter it recorded (see `forgetPod`).
     w.statusMemo = undefined;
@@ -1488,6 +1497,20 @@ export class PodWorkers {
     let cri: Containerd;
     try {
       cri = this.h.cri();
+      // The skip, and why it changes nothing. What this pass removes is a function of the
+      // runtime's records (ids, states, pod UID labels, names, creation order: every one of
+      // them created, removed or changed in state bumps `plegGeneration`, and the rest are
+      // fixed per record) and of which pod UIDs have a worker (`workerSetGen`). When both are
+      // as they were after a pass that removed nothing, this pass would remove nothing too, and
+      // the listings have no side effects. `plegGeneration` throws as `listContainers` does
+      // while containerd is down (caught below, as before).
+      const generation = cri.plegGeneration();
+      const idle = this.gcIdle;
+      if (idle && idle.cri === cri && idle.generation === generation && idle.workerSetGen === this.workerSetGen) {
+        this.crashBackoff.gc();
+        return;
+      }
+      this.gcIdle = undefined;
       const containers = cri.listContainers();
       const sandboxes = cri.listPodSandboxes();
       const seen = new Map<string, number>();
@@ -1510,6 +1533,8 @@ export class PodWorkers {
         const hasContainers = cri.listContainers({ podSandboxId: s.id }).length > 0;
         if ((!known && !hasContainers) || (known && n > 1 && !hasContainers)) cri.removePodSandbox(s.id);
       }
+      // Removed nothing (the generation did not move): the next pass may skip while it stays.
+      if (cri.plegGeneration() === generation) this.gcIdle = { cri, generation, workerSetGen: this.workerSetGen };
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
     }
