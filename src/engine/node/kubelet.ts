@@ -40,6 +40,7 @@ import { SharedInformerFactory } from '../client/informer';
 import type { TraceFn } from '../trace';
 import { noTrace } from '../trace';
 import type { Machine } from './machine';
+import type { DirSnapshot } from './fs';
 import type { ProcessContext, Program, Signal } from './process';
 import type { Containerd, ExecResult, Pending } from './runtime';
 import type { ContainerAttach } from './stdin';
@@ -228,6 +229,11 @@ export class Kubelet implements Program {
   private staticFiles = new Map<string, { text: string; pod?: KubeObject; error?: string }>();
   private staticUids = new Set<string>();
   private staticScanned = false;
+  /**
+   * The static pod directory's tree as the last scan that listed it left it (performance only:
+   * see `scanStaticPods`); undefined when the directory was missing or holds a symlink.
+   */
+  private staticDirSnap: DirSnapshot | undefined;
   private staticScanTimer: Timer | undefined;
   private staticDirMissingLogged = false;
   private housekeepings = 0;
@@ -564,6 +570,16 @@ export class Kubelet implements Program {
   private scanStaticPods(): void {
     const fs = this.deps.machine.fs;
     const dir = this.config.staticPodPath;
+    // The skip, and why it changes nothing. A scan reads only the directory's tree (entry names,
+    // which are files, their contents), `staticFiles`, `staticUids` and `staticDirMissingLogged`,
+    // and those three are written only here. With the tree the same nodes with the same contents
+    // as after the last scan (`unchangedSince`; a tree holding a symlink gets no snapshot),
+    // that scan left the directory listed (flag false), `staticFiles` holding exactly these
+    // files with their texts (reused as they are: no decode, no log, no rng draw) and
+    // `staticUids` equal to their pods' UIDs: no pod to add, none to remove, nothing written.
+    const snap = this.staticDirSnap;
+    if (snap !== undefined && fs.unchangedSince(dir, snap)) return;
+    this.staticDirSnap = undefined;
     const files = listManifestFiles(fs, dir);
     if (!files) {
       if (!this.staticDirMissingLogged) this.log('E', 'file_linux.go:61', 'Unable to read config path', { err: 'path does not exist, ignoring', path: dir });
@@ -600,6 +616,7 @@ export class Kubelet implements Program {
       workers.removePod(uid, pod ? podGraceSeconds(pod) : undefined);
     }
     this.staticUids = uids;
+    if (files) this.staticDirSnap = fs.snapshotDir(dir);
   }
 
   // ------------------------------------------------------------------ PLEG and runtime health
