@@ -1794,11 +1794,17 @@ class ModelBehaviour implements Behaviour {
 
   // --- bookshop -----------------------------------------------------------------------------
 
+  /** The last `dbTarget` answer and the DSN it parsed (performance only: a pure function of it; the answer is never changed). */
+  private dbTargetMemo: { dsn: string; target: { host: string; port: number } } | undefined;
+
   private dbTarget(): { host: string; port: number } | undefined {
     const dsn = this.host.env.DATABASE_URL;
     if (!dsn) return undefined;
+    if (this.dbTargetMemo?.dsn === dsn) return this.dbTargetMemo.target;
     const m = /^postgres(?:ql)?:\/\/(?:[^@/]*@)?([^:/?]+)(?::(\d+))?/.exec(dsn);
-    return m ? { host: m[1], port: Number(m[2] ?? 5432) } : { host: 'localhost', port: 5432 };
+    const target = m ? { host: m[1], port: Number(m[2] ?? 5432) } : { host: 'localhost', port: 5432 };
+    this.dbTargetMemo = { dsn, target };
+    return target;
   }
 
   /** catalog's background goroutine: `db.Ping()` every 3 s drives readiness. */
@@ -2502,7 +2508,7 @@ class ModelContainerProgram implements ContainerProgram {
   }
 
   exec(argv: string[], done: (r: ExecOutcome) => void): { cancel(): void } {
-    const noop = { cancel: () => {} };
+    const noop = NOOP_EXEC_HANDLE;
     if (argv.length === 0) {
       done({ stdout: '', stderr: '', exitCode: 126, startError: 'exec: "": executable file not found in $PATH' });
       return noop;
@@ -2552,6 +2558,9 @@ class ModelContainerProgram implements ContainerProgram {
     };
   }
 }
+
+/** The handle of an exec that finished at once: cancelling it does nothing (shared, never written). */
+const NOOP_EXEC_HANDLE: { cancel(): void } = Object.freeze({ cancel: () => {} });
 
 /** The query of a request without one (shared, never written). */
 const NO_QUERY: ReadonlyMap<string, string> = new Map();
