@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { Clock } from '../clock';
+import type { KubeObject } from '../api/types';
+import { ProbeManager } from './kubelet/probes';
+import { newKubeletFixture } from './kubelet.testkit';
+
+describe('kubelet: periodic work that finds nothing to do', () => {
+  it('container GC keeps removing old exited containers of a crash-looping pod between idle passes', () => {
+    const fx = newKubeletFixture();
+    fx.run(1000);
+    fx.createPod({ metadata: { name: 'crasher' }, spec: { containers: [{ name: 'app', image: 'busybox:1.36', command: ['sh', '-c', 'echo boom; exit 1'] }] } }, 'k8s-lab-worker');
+    const uid = fx.pod('crasher')!.metadata.uid;
+    const counts: number[] = [];
+    // 15 minutes: restarts every 10..300 s, the GC every minute (several passes in the long
+    // back-offs find nothing to remove and let the next ones skip until the next crash).
+    for (let t = 0; t < 15 * 60; t += 5) {
+      fx.run(5000);
+      counts.push(fx.node('k8s-lab-worker').runtime().listContainers({ podUid: uid, state: 'CONTAINER_EXITED' }).length);
+    }
+    expect(fx.pod('crasher')!.status.containerStatuses[0].restartCount).toBeGreaterThanOrEqual(7);
+    // The newest exited container is kept; an older one lasts until the next pass (a minute at
+    // most: 13 samples 5 s apart), also when it comes after passes that found nothing.
+    let run = 0;
+    let longest = 0;
+    for (const n of counts) {
+      run = n > 1 ? run + 1 : 0;
+      longest = Math.max(longest, run);
+    }
+    expect(longest).toBeLessThanOrEqual(13);
+    expect(counts.slice(-12).every((n) => n === 1)).toBe(true);
+    expect(counts.filter((n) => n === 1).length).toBeGreaterThan(100);
+  });
+
+  it('the probe manager forgets a removed pod once it is forgotten', () => {
+    const clock = new Clock();
+    const pm = new ProbeManager({
+      clock,
+      cri: () => {
+        throw new Error('not used');
+      },
+      view: () => undefined,
+      pod: () => undefined,
+      event: () => {},
+      onKillNeeded: () => {},
+      onStatusChange: () => {},
+    });
+    const pod = { metadata: { name: 'p', namespace: 'default', uid: 'u1' }, spec: { containers: [{ name: 'c', readinessProbe: { exec: { command: ['true'] } } }] } } as unknown as KubeObject;
+    pm.addPod(pod);
+    const v1 = pm.answersVersion('u1');
+    expect(v1).toBeGreaterThan(0);
+    pm.removePod('u1');
+    // Still known while the pod worker lives (a terminating worker compares against it).
+    expect(pm.answersVersion('u1')).toBeGreaterThan(v1);
+    pm.forgetPod('u1');
+    expect(pm.answersVersion('u1')).toBe(0);
+    expect((pm as unknown as { versions: Map<string, number> }).versions.size).toBe(0);
+  });
+});
