@@ -1409,6 +1409,10 @@ class ModelBehaviour implements Behaviour {
   }
 
   render(tpl: string, extra: Vars = {}): string {
+    // No `{` in the template: the pattern below cannot match, so the answer is the template
+    // itself and no replacement (no time read, no random draw) would run (performance only:
+    // static bodies such as probe answers).
+    if (tpl.indexOf('{') === -1) return tpl;
     const svc = this.host.services;
     const unixMs = svc.clock.epochMs + svc.clock.now();
     return tpl.replace(/\{([A-Za-z0-9_.:]+)\}/g, (m, k: string) => {
