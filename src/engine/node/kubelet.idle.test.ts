@@ -31,6 +31,33 @@ describe('kubelet: periodic work that finds nothing to do', () => {
     expect(counts.filter((n) => n === 1).length).toBeGreaterThan(100);
   });
 
+  it('the node follows its CNI configuration directory: NotReady while empty, Ready with a config, NotReady again when it goes', () => {
+    const fx = newKubeletFixture();
+    const fs = fx.node('k8s-lab-worker').machine.fs;
+    const ready = () => {
+      const n = fx.api.get('nodes', undefined, 'k8s-lab-worker');
+      return ((n.status?.conditions ?? []) as { type: string; status: string; message: string }[]).find((x) => x.type === 'Ready')!;
+    };
+    fx.run(30_000);
+    expect(ready().status).toBe('True');
+    fs.mkdir('/etc/cni/net.d', { parents: true });
+    fx.run(30_000);
+    expect(ready().status).toBe('False');
+    expect(ready().message).toContain('cni plugin not initialized');
+    // Several status updates with the directory unchanged, then a config appears.
+    fx.run(30_000);
+    fs.writeFile('/etc/cni/net.d/10-kindnet.conflist', '{}\n');
+    fx.run(30_000);
+    expect(ready().status).toBe('True');
+    fs.writeFile('/etc/cni/net.d/README', 'not a config\n');
+    fx.run(30_000);
+    expect(ready().status).toBe('True');
+    fs.rm('/etc/cni/net.d/10-kindnet.conflist');
+    fx.run(30_000);
+    expect(ready().status).toBe('False');
+    expect(ready().message).toContain('cni plugin not initialized');
+  });
+
   it('the probe manager forgets a removed pod once it is forgotten', () => {
     const clock = new Clock();
     const pm = new ProbeManager({

@@ -699,10 +699,23 @@ export class Kubelet implements Program {
   private networkError(): string | undefined {
     const fs = this.deps.machine.fs;
     const dir = '/etc/cni/net.d';
+    // The answer depends only on the directory's entry names: while its tree is the same nodes
+    // with the same contents as when the answer was computed (`unchangedSince`), it is the same
+    // (performance only: every node status update asks).
+    const m = this.networkErrorMemo;
+    if (m && fs.unchangedSince(dir, m.snap)) return m.err;
+    this.networkErrorMemo = undefined;
     if (!fs.isDirectory(dir)) return undefined;
-    if (fs.readdir(dir).some((n) => /\.(conf|conflist|json)$/.test(n))) return undefined;
-    return 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
+    const err = fs.readdir(dir).some((n) => /\.(conf|conflist|json)$/.test(n))
+      ? undefined
+      : 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized';
+    const snap = fs.snapshotDir(dir);
+    if (snap) this.networkErrorMemo = { snap, err };
+    return err;
   }
+
+  /** `networkError`'s last answer and the CNI config directory's tree it was read from (performance only). */
+  private networkErrorMemo: { snap: DirSnapshot; err: string | undefined } | undefined;
 
   // ------------------------------------------------------------------ housekeeping
 
