@@ -1415,21 +1415,41 @@ class ModelBehaviour implements Behaviour {
     if (tpl.indexOf('{') === -1) return tpl;
     const svc = this.host.services;
     const unixMs = svc.clock.epochMs + svc.clock.now();
-    return tpl.replace(/\{([A-Za-z0-9_.:]+)\}/g, (m, k: string) => {
-      if (k.startsWith('t:')) return logTime(k.slice(2), unixMs, this.micro(unixMs));
-      if (k === 'unix') return String(Math.floor(unixMs / 1000));
-      const v = extra[k] ?? this.vars[k];
-      return v === undefined ? m : String(v);
-    });
+    // `tpl.replace(TEMPLATE_VAR, fn)` with the template's matches found once (`templateParts`):
+    // the same matches, replaced left to right by the same function of the key, so the same
+    // text and the same random draws in the same order (performance only).
+    const parts = templateParts(tpl);
+    let out = parts[0];
+    for (let i = 1; i < parts.length; i += 2) {
+      const k = parts[i];
+      let r: string;
+      if (k.startsWith('t:')) r = logTime(k.slice(2), unixMs, this.micro(unixMs));
+      else if (k === 'unix') r = String(Math.floor(unixMs / 1000));
+      else {
+        const v = extra[k] ?? this.vars[k];
+        r = v === undefined ? `{${k}}` : String(v);
+      }
+      out += r + parts[i + 1];
+    }
+    return out;
   }
 
   private emit(l: LogLine, extra: Vars = {}): void {
     const text = this.render(l.line, extra);
     if (text === '' && l.line.startsWith('{') && l.line.endsWith('}')) return; // an empty variable line (no entrypoint output)
-    const out = l.stream === 'stderr' ? this.host.err.bind(this.host) : this.host.out.bind(this.host);
+    const err = l.stream === 'stderr';
+    // One line without a newline (the common case): written as the split below would (performance only).
+    if (text.indexOf('\n') === -1) {
+      if (err) this.host.err(text);
+      else this.host.out(text);
+      return;
+    }
     const ls = text.split('\n');
     if (ls.length > 1 && ls[ls.length - 1] === '') ls.pop();
-    for (const x of ls) out(x);
+    for (const x of ls) {
+      if (err) this.host.err(x);
+      else this.host.out(x);
+    }
   }
 
   private emitAll(lines: readonly LogLine[] | undefined, when: number | 'end' | 'listen', extra: Vars = {}): void {
@@ -2561,6 +2581,35 @@ class ModelContainerProgram implements ContainerProgram {
       },
     };
   }
+}
+
+/** A template variable: `{name}` (`{t:go}` a time stamp, `{unix}` seconds, else a variable). */
+const TEMPLATE_VAR = /\{([A-Za-z0-9_.:]+)\}/g;
+
+/** `templateParts` answers by template (a pure function; bounded, cleared when full). */
+const templatePartsMemo = new Map<string, readonly string[]>();
+
+/**
+ * A template cut at its variables as `String.prototype.replace` with `TEMPLATE_VAR` finds them
+ * (left to right, not overlapping): literal text, then per variable its key and the literal
+ * text after it. `['a{x}b']` -> `['a', 'x', 'b']`.
+ */
+function templateParts(tpl: string): readonly string[] {
+  let parts = templatePartsMemo.get(tpl);
+  if (parts) return parts;
+  const out: string[] = [];
+  let last = 0;
+  TEMPLATE_VAR.lastIndex = 0;
+  for (let m = TEMPLATE_VAR.exec(tpl); m; m = TEMPLATE_VAR.exec(tpl)) {
+    out.push(tpl.slice(last, m.index), m[1]);
+    last = m.index + m[0].length;
+  }
+  TEMPLATE_VAR.lastIndex = 0;
+  out.push(tpl.slice(last));
+  parts = out;
+  if (templatePartsMemo.size >= 1024) templatePartsMemo.clear();
+  templatePartsMemo.set(tpl, parts);
+  return parts;
 }
 
 /** The handle of an exec that finished at once: cancelling it does nothing (shared, never written). */
