@@ -58,6 +58,27 @@ describe('kubelet: periodic work that finds nothing to do', () => {
     expect(ready().message).toContain('cni plugin not initialized');
   });
 
+  it('a worker that had no mirror pods for a while still deletes the mirror pod of a removed manifest', () => {
+    const fx = newKubeletFixture();
+    const fs = fx.node('k8s-lab-worker').machine.fs;
+    fx.run(60_000);
+    fs.mkdir('/etc/kubernetes/manifests', { parents: true });
+    fs.writeFile('/etc/kubernetes/manifests/web.yaml', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  namespace: default\nspec:\n  containers:\n  - name: web\n    image: nginx:1.27\n');
+    fx.run(30_000);
+    expect(fx.pod('web-k8s-lab-worker')?.metadata.annotations?.['kubernetes.io/config.mirror']).toBeDefined();
+    fs.rm('/etc/kubernetes/manifests/web.yaml');
+    fx.run(30_000);
+    expect(fx.pod('web-k8s-lab-worker')).toBeUndefined();
+  });
+
+  it('a worker that had no mirror pods for a while deletes an orphaned mirror pod bound to it', () => {
+    const fx = newKubeletFixture();
+    fx.run(60_000);
+    fx.createPod({ metadata: { name: 'stray', annotations: { 'kubernetes.io/config.mirror': '0123456789abcdef0123456789abcdef' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } }, 'k8s-lab-worker');
+    fx.run(5000);
+    expect(fx.pod('stray')).toBeUndefined();
+  });
+
   it('the probe manager forgets a removed pod once it is forgotten', () => {
     const clock = new Clock();
     const pm = new ProbeManager({
