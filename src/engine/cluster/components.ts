@@ -239,8 +239,8 @@ function etcdProgram(env: ComponentEnv, cp: ControlPlaneState, spec: ContainerRu
     },
     listening: (port) => serving && (port === 2379 || port === 2380 || port === ETCD_METRICS_PORT),
     http(port, req) {
-      if (!serving || ![2379, 2380, ETCD_METRICS_PORT].includes(port)) return { error: 'refused' };
-      const path = req.path.split('?')[0];
+      if (!serving || (port !== 2379 && port !== 2380 && port !== ETCD_METRICS_PORT)) return { error: 'refused' };
+      const path = pathOnly(req.path);
       if (path === '/health') return ok('{"health":"true","reason":""}');
       if (path === '/livez' || path === '/readyz') return ok('ok');
       if (path === '/metrics') return ok('# HELP etcd_server_has_leader Whether or not a leader exists. 1 is existence, 0 is not.\n# TYPE etcd_server_has_leader gauge\netcd_server_has_leader 1\n');
@@ -251,6 +251,12 @@ function etcdProgram(env: ComponentEnv, cp: ControlPlaneState, spec: ContainerRu
 }
 
 // ------------------------------------------------------------------------------ kube-apiserver
+
+/** A request path without its query: `req.path.split('?')[0]` without the array (performance only: every probe asks). */
+function pathOnly(path: string): string {
+  const q = path.indexOf('?');
+  return q === -1 ? path : path.slice(0, q);
+}
 
 /** kube-apiserver's health answer when etcd is unreachable (healthz check list, verbose form). */
 function apiserverHealth(kind: 'livez' | 'readyz' | 'healthz', etcdOk: boolean): HttpOutcome {
@@ -328,7 +334,7 @@ function apiserverProgram(env: ComponentEnv, cp: ControlPlaneState, spec: Contai
     listening: (port) => serving && port === 6443,
     http(port, req) {
       if (!serving || port !== 6443) return { error: 'refused' };
-      const path = req.path.split('?')[0];
+      const path = pathOnly(req.path);
       if (path === '/livez' || path === '/readyz' || path === '/healthz') return apiserverHealth(path.slice(1) as 'livez', cp.etcdServing > 0);
       if (path === '/version') return ok(JSON.stringify({ major: '1', minor: String(spec.image.version ?? '').replace(/^v\d+\.(\d+).*/, '$1'), gitVersion: spec.image.version }, null, 2));
       return { status: 403, body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"forbidden: User \\"system:anonymous\\" cannot get path \\"' + path + '\\"","reason":"Forbidden","details":{},"code":403}' };
@@ -388,7 +394,7 @@ function controllerContainer(
     listening: (port) => (o.inner?.listening ? o.inner.listening(port) : false) || (serving && o.ports.includes(port)),
     http(port: number, req: HttpRequest): HttpOutcome {
       if (serving && o.ports.includes(port)) {
-        const path = req.path.split('?')[0];
+        const path = pathOnly(req.path);
         if (path === '/healthz' || path === '/livez' || path === '/readyz') return ok('ok');
         return notFound;
       }
