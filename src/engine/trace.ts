@@ -31,6 +31,9 @@ export interface TraceEntry {
 /** A function components call to add a trace entry (time is filled in by the trace). */
 export type TraceFn = (component: string, message: string, object?: TraceObjectRef, kind?: TraceEntry['kind']) => void;
 
+/** Most distinct component names `Trace` keeps interned (a 500-node cluster has ~1,500). */
+const COMPONENT_INTERN_MAX = 8192;
+
 /**
  * An append-only trace with a bounded memory (oldest entries dropped beyond `limit`) and
  * subscribers (the worker streams new entries to the UI).
@@ -53,7 +56,7 @@ export class Trace {
 
   /** Add an entry stamped with the current virtual time. */
   readonly add: TraceFn = (component, message, object, kind = 'info') => {
-    const e: TraceEntry = { time: this.now(), component, message: flattenString(message), ...(object ? { object } : {}), ...(kind !== 'info' ? { kind } : {}) };
+    const e: TraceEntry = { time: this.now(), component: this.intern(component), message: flattenString(message), ...(object ? { object } : {}), ...(kind !== 'info' ? { kind } : {}) };
     if (this.entries.length < this.limit) this.entries.push(e);
     else if (this.limit > 0) {
       this.entries[this.head] = e;
@@ -62,6 +65,22 @@ export class Trace {
     } else this.dropped++;
     for (const l of this.listeners) l(e);
   };
+
+  /**
+   * Component names are few (`kubelet[k8s-lab-worker7]`) but callers build one per entry; the
+   * ring keeps one string per distinct name instead (performance only: the same text; bounded).
+   */
+  private readonly components = new Map<string, string>();
+
+  private intern(component: string): string {
+    let c = this.components.get(component);
+    if (c === undefined) {
+      if (this.components.size >= COMPONENT_INTERN_MAX) this.components.clear();
+      c = flattenString(component);
+      this.components.set(c, c);
+    }
+    return c;
+  }
 
   /** Entries, optionally only those of a component (prefix match) or about an object name. */
   list(filter: { component?: string; name?: string } = {}): TraceEntry[] {

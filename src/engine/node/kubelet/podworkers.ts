@@ -33,6 +33,7 @@
  */
 import type { Clock, Rng, Timer } from '../../clock';
 import { parseRfc3339 } from '../../clock';
+import { flattenString } from '../../strings';
 import type { ApiServer } from '../../api/server';
 import { ApiError } from '../../api/errors';
 import { deepEqual, type KubeObject } from '../../api/types';
@@ -141,6 +142,9 @@ interface Worker {
   terminalReason?: { reason: string; message: string; rejected?: boolean };
   /** The exited container whose crash-loop backoff was last traced. */
   tracedExit?: string;
+  /** The worker's run callback and sync label (built on its first dispatch; see `dispatch`). */
+  fire?: () => void;
+  syncLabel?: string;
   /** `activeDeadlineSeconds` expiry (virtual ms), when set. */
   deadlineAt?: number;
   /** What the pod's projected volumes were last written from (`setUpVolumes`; performance only). */
@@ -541,11 +545,15 @@ export class PodWorkers {
     if (w.timer && w.timerAt !== undefined && w.timerAt <= at) return;
     w.timer?.cancel();
     w.timerAt = at;
-    w.timer = this.h.clock.scheduleAt(at, () => {
+    // One run callback and one (flat) label per worker, reused by every dispatch (performance
+    // only: a pod's namespace/name never change, and each dispatch built both anew).
+    w.fire ??= () => {
       w.timer = undefined;
       w.timerAt = undefined;
       this.run(w);
-    }, { label: `kubelet[${this.h.nodeName}]: sync ${w.pod.metadata.namespace}/${w.pod.metadata.name}`, background });
+    };
+    w.syncLabel ??= flattenString(`kubelet[${this.h.nodeName}]: sync ${w.pod.metadata.namespace}/${w.pod.metadata.name}`);
+    w.timer = this.h.clock.scheduleAt(at, w.fire, { label: w.syncLabel, background });
   }
 
   private run(w: Worker): void {
