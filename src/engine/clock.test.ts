@@ -90,6 +90,45 @@ describe('Clock', () => {
     expect(plain.seen.slice(0, 11)).toEqual(['b@500', 'before@1000', 'a@1000', 'b@1000', 'b@1500', 'after@2000', 'a-work@2000', 'a@2000', 'b-work@2000', 'b@2000', 'b@2500']);
   });
 
+  it('a delay line runs the same events, in the same order, as one schedule per entry', () => {
+    // Entries added at various times (some from inside other events and from the line's own
+    // callback), with other events on the same milliseconds before and after each expiry.
+    const scenario = (useLine: boolean) => {
+      const c = new Clock();
+      const seen: string[] = [];
+      const line = c.delayLine<string>(300, (p) => {
+        seen.push(`${p}@${c.now()}`);
+        if (p === 'b') add('b-again');
+      }, { label: 'ttl' });
+      const add = (p: string): void => {
+        if (useLine) line.add(p);
+        else c.schedule(300, () => {
+          seen.push(`${p}@${c.now()}`);
+          if (p === 'b') add('b-again');
+        }, { label: 'ttl', background: true });
+      };
+      add('a');
+      c.schedule(300, () => seen.push(`x@${c.now()}`));
+      c.schedule(100, () => {
+        add('b');
+        c.schedule(300, () => seen.push(`y@${c.now()}`));
+        add('c');
+      });
+      c.schedule(400, () => seen.push(`z@${c.now()}`));
+      const pendingAt: number[] = [];
+      const steps: number[] = [];
+      while (c.step()) {
+        steps.push(c.now());
+        pendingAt.push(c.pending());
+      }
+      return { seen, steps, pendingAt, executed: c.executed, quiet: c.runUntilQuiet() };
+    };
+    const plain = scenario(false);
+    expect(scenario(true)).toEqual(plain);
+    // z was queued (at time 0) before b, y and c (at 100): it runs first at 400.
+    expect(plain.seen).toEqual(['a@300', 'x@300', 'z@400', 'b@400', 'y@400', 'c@400', 'b-again@700']);
+  });
+
   it('every stops when cancelled from inside its callback or when the callback throws', () => {
     const c = new Clock();
     let runs = 0;
