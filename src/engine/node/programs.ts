@@ -2246,6 +2246,31 @@ class LineBuffer {
 }
 
 /**
+ * A container's output as its main process writes it: stdout to the log, stderr to the log's
+ * stderr (or stdout with a tty), both echoed to attached terminals. Methods on one prototype
+ * instead of two closures per container start (performance only: the same writes in the same
+ * order). `stdin` is set when the container reads its stdin (`stdin: true`).
+ */
+class ContainerIo {
+  constructor(
+    private readonly outLog: LineBuffer,
+    private readonly errLog: LineBuffer,
+    private readonly attach: ContainerStdin,
+    readonly stdin: ContainerStdin | undefined,
+  ) {}
+
+  out(t: string): void {
+    this.outLog.write(t);
+    this.attach.emit(t, 'stdout');
+  }
+
+  err(t: string): void {
+    this.errLog.write(t);
+    this.attach.emit(t, 'stderr');
+  }
+}
+
+/**
  * What one launched behaviour (a container's main program or a shell's child) sees of its
  * container: a class rather than an object of closures per launch (performance only).
  */
@@ -2378,18 +2403,8 @@ class ModelContainerProgram implements ContainerProgram {
     // Every container can be attached (its output); only one with `stdin: true` is read from.
     const stdin = (this.stdinStream = new ContainerStdin());
     const tty = !!this.spec.tty;
-    const io = {
-      out: (t: string) => {
-        this.out.write(t);
-        stdin.emit(t, 'stdout');
-      },
-      err: (t: string) => {
-        // A tty is one stream: the log has no stderr of its own.
-        (tty ? this.out : this.err).write(t);
-        stdin.emit(t, 'stderr');
-      },
-      ...(this.spec.stdin ? { stdin } : {}),
-    };
+    // A tty is one stream: the log has no stderr of its own.
+    const io = new ContainerIo(this.out, tty ? this.out : this.err, stdin, this.spec.stdin ? stdin : undefined);
     if (this.spec.stdin && tty) stdin.echo = (t) => this.out.write(t);
     this.top = this.launch([...this.spec.argv], 1, isPid1, io, (code) => this.finish(code));
     this.top.start();
@@ -2644,7 +2659,7 @@ class ShellBehaviour implements Behaviour {
       env: { ...this.host.env },
       cwd: spec.workingDir ?? '/',
       // With `stdin: true` a shell reads a terminal that never ends; without, stdin is empty.
-      io: { out: this.io.out, err: this.io.err, ...(spec.stdin ? { stdinOpen: true } : {}), ...(this.io.stdin ? { stdinStream: this.io.stdin } : {}) },
+      io: { out: (t: string) => this.io.out(t), err: (t: string) => this.io.err(t), ...(spec.stdin ? { stdinOpen: true } : {}), ...(this.io.stdin ? { stdinStream: this.io.stdin } : {}) },
       unknown: spec.image.binariesComplete ? 'not-found' : 'forever',
       onExit: (code) => this.host.exit(code),
     });
