@@ -65,7 +65,7 @@ export interface NodeApiClient {
  * the node disconnected). Non-request members (clock, rng, registry...) pass through.
  */
 export function nodeApiClient(api: ApiServer, connected: () => boolean, server: string): NodeApiClient {
-  const watches = new Set<{ inner: WatchHandle; stopped: boolean }>();
+  const watches = new Set<ClientWatch>();
   const breakWatches = (): void => {
     for (const w of [...watches]) {
       w.stopped = true;
@@ -73,8 +73,10 @@ export function nodeApiClient(api: ApiServer, connected: () => boolean, server: 
       watches.delete(w);
     }
   };
+  const client: ClientState = { target: api, connected, server, watches, breakWatches };
   // Each request method's wrapper is made once per client (performance only: every API call of
-  // the component reads its method through this proxy).
+  // the component reads its method through this proxy). A wrapper is `request` bound to the
+  // client, the method name and the method (no closure per method and client).
   const wrappers = new Map<string, { value: unknown; wrapper: (...args: unknown[]) => unknown }>();
   const proxy = new Proxy(api, {
     get(target, prop, receiver) {
@@ -82,29 +84,7 @@ export function nodeApiClient(api: ApiServer, connected: () => boolean, server: 
       if (typeof prop !== 'string' || !REQUEST_METHODS.has(prop) || typeof value !== 'function') return value;
       const cached = wrappers.get(prop);
       if (cached && cached.value === value) return cached.wrapper;
-      const wrapper = (...args: unknown[]): unknown => {
-        if (!connected()) {
-          breakWatches();
-          throw networkUnreachable(server);
-        }
-        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-        if (prop !== 'watch') return result;
-        const inner = result as WatchHandle;
-        const entry = { inner, stopped: false };
-        watches.add(entry);
-        const handle: WatchHandle = {
-          stop: () => {
-            entry.stopped = true;
-            inner.stop();
-            watches.delete(entry);
-          },
-          get stopped() {
-            return entry.stopped || inner.stopped;
-          },
-        };
-        // The handler must not hear events once the connection is gone.
-        return handle;
-      };
+      const wrapper = request.bind(undefined, client, prop, value as (...a: unknown[]) => unknown);
       wrappers.set(prop, { value, wrapper });
       return wrapper;
     },
@@ -114,4 +94,51 @@ export function nodeApiClient(api: ApiServer, connected: () => boolean, server: 
     breakWatches,
     close: () => watches.clear(),
   };
+}
+
+/** One node client (see `nodeApiClient`). */
+interface ClientState {
+  target: ApiServer;
+  connected: () => boolean;
+  server: string;
+  watches: Set<ClientWatch>;
+  breakWatches: () => void;
+}
+
+/** A watch opened through a node client: ended by `breakWatches` or by its handle. */
+interface ClientWatch {
+  inner: WatchHandle;
+  stopped: boolean;
+}
+
+/** A request through a node client: refused while disconnected; a watch gets a breakable handle. */
+function request(client: ClientState, prop: string, method: (...a: unknown[]) => unknown, ...args: unknown[]): unknown {
+  if (!client.connected()) {
+    client.breakWatches();
+    throw networkUnreachable(client.server);
+  }
+  const result = method.apply(client.target, args);
+  if (prop !== 'watch') return result;
+  const entry: ClientWatch = { inner: result as WatchHandle, stopped: false };
+  client.watches.add(entry);
+  // The handler must not hear events once the connection is gone.
+  return new ClientWatchHandle(entry, client.watches);
+}
+
+/** The handle of a watch opened through a node client (methods on one prototype, not closures per watch). */
+class ClientWatchHandle implements WatchHandle {
+  constructor(
+    private readonly entry: ClientWatch,
+    private readonly watches: Set<ClientWatch>,
+  ) {}
+
+  stop(): void {
+    this.entry.stopped = true;
+    this.entry.inner.stop();
+    this.watches.delete(this.entry);
+  }
+
+  get stopped(): boolean {
+    return this.entry.stopped || this.entry.inner.stopped;
+  }
 }
