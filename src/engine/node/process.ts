@@ -112,12 +112,6 @@ export interface SpawnOptions {
   onNotify?: (state: string, p: Process) => void;
 }
 
-interface Entry {
-  proc: Process;
-  ctx: ProcessContext;
-  opts: SpawnOptions;
-}
-
 /**
  * The `ProcessContext` a spawned program gets: methods on one prototype instead of a closure
  * per method per process (performance only: a 10,000-pod cluster runs 20,000 processes).
@@ -128,8 +122,10 @@ class Context implements ProcessContext {
 
   constructor(
     private readonly table: ProcessTable,
-    private readonly proc: Process,
-    private readonly opts: SpawnOptions,
+    /** @internal The process (the table's entry is its context). */
+    readonly proc: Process,
+    /** @internal Its spawn options (callbacks). */
+    readonly opts: SpawnOptions,
   ) {
     this.pid = proc.pid;
     this.clock = table.clock;
@@ -163,7 +159,8 @@ class Context implements ProcessContext {
  * Linux does until it wraps, so `ps` output is stable for a given run.
  */
 export class ProcessTable {
-  private entries = new Map<number, Entry>();
+  /** Live processes by pid: each one's context, which holds the process and its spawn options (one object per process). */
+  private entries = new Map<number, Context>();
   private nextPid = 1;
 
   constructor(readonly clock: Clock) {}
@@ -185,7 +182,7 @@ export class ProcessTable {
       program: opts.program,
     };
     const ctx = new Context(this, proc, opts);
-    this.entries.set(pid, { proc, ctx, opts });
+    this.entries.set(pid, ctx);
     opts.program.start(ctx);
     return proc;
   }
@@ -213,7 +210,7 @@ export class ProcessTable {
   kill(pid: number, signal: Signal): boolean {
     const e = this.entries.get(pid);
     if (!e || e.proc.exitStatus) return false;
-    if (signal !== 'SIGKILL' && e.proc.program.onSignal?.(signal, e.ctx)) return true;
+    if (signal !== 'SIGKILL' && e.proc.program.onSignal?.(signal, e)) return true;
     this.finish(pid, { code: 128 + SIGNAL_NUMBERS[signal], signal });
     return true;
   }
