@@ -733,7 +733,6 @@ export class PodWorkers {
     ) {
       m.conditions = pod.status?.conditions;
       this.status.set(pod, kept, w.isStatic);
-      w.lastStatus = kept;
       return kept;
     }
     w.statusMemo = undefined;
