@@ -136,8 +136,8 @@ interface Worker {
   admitted: boolean;
   /** Grace period (s) decided when termination started. */
   graceSec?: number;
-  /** Kill in progress: container ID -> true. */
-  killing: Set<string>;
+  /** Kill in progress: container IDs (created with the first kill: most pods never have one). */
+  killing?: Set<string>;
   /** Why the pod is being terminated without deletion (rejected, deadline). */
   terminalReason?: { reason: string; message: string; rejected?: boolean };
   /** The exited container whose crash-loop backoff was last traced. */
@@ -179,6 +179,9 @@ interface RuntimeMemo {
   generation: number;
   imageGeneration: number;
 }
+
+/** The reasons of a pod that has none (never written to: `reason` creates a pod's own map). */
+const NO_REASONS: ReadonlyMap<string, ReasonEntry> = new Map();
 
 /** Outcome of one worker run. */
 interface RunResult {
@@ -424,7 +427,6 @@ export class PodWorkers {
         working: false,
         pending: false,
         admitted: false,
-        killing: new Set(),
         specGen: 0,
         reasonsGen: 0,
       };
@@ -628,7 +630,7 @@ export class PodWorkers {
   private shortenGrace(w: Worker, graceSec: number): void {
     w.graceSec = graceSec;
     // Containers already stopping get their SIGKILL after the (minimum) shorter grace.
-    const ids = [...w.killing];
+    const ids = [...(w.killing ?? [])];
     if (!ids.length) return;
     const after = Math.max(graceSec, MIN_GRACE_SECONDS) * 1000;
     this.h.clock.schedule(after, () => {
@@ -741,7 +743,8 @@ export class PodWorkers {
       {
         pod,
         runtime: rps,
-        reasons: this.reasonsOf(w.uid),
+        // Read-only here: a pod without reasons shares one empty map (performance only).
+        reasons: this.reasons.get(w.uid) ?? NO_REASONS,
         probes: new PodProbeView(this.probes, w.uid),
         nodeIP: this.h.nodeIP,
         podIsTerminal,
@@ -1109,10 +1112,9 @@ export class PodWorkers {
   }
 
   private reason(w: Worker, name: string, e: (ReasonEntry & { until?: number }) | undefined): void {
-    const m = this.reasonsOf(w.uid);
     w.reasonsGen++;
-    if (e) m.set(name, e);
-    else m.delete(name);
+    if (e) this.reasonsOf(w.uid).set(name, e);
+    else this.reasons.get(w.uid)?.delete(name);
   }
 
   /** `startContainer`: backoff, image, config, create, start. Calls `cb` once. */
@@ -1320,9 +1322,9 @@ export class PodWorkers {
   private killContainer(w: Worker | undefined, c: RuntimeContainer, spec: Obj, graceSec: number, message: string, cb: () => void): void {
     const pod = w?.pod;
     if (pod) this.containerEvent(pod, c.name, 'Normal', 'Killing', message || `Stopping container ${c.name}`);
-    w?.killing.add(c.id);
+    if (w) (w.killing ??= new Set()).add(c.id);
     const finish = () => {
-      w?.killing.delete(c.id);
+      w?.killing?.delete(c.id);
       cb();
     };
     const stop = (seconds: number) => {
@@ -1393,7 +1395,7 @@ export class PodWorkers {
     const grace = w.graceSec ?? podGraceSeconds(pod);
     const byName = new Map<string, Obj>();
     for (const s of [...((pod.spec?.initContainers ?? []) as Obj[]), ...((pod.spec?.containers ?? []) as Obj[])]) byName.set(String(s.name), s);
-    const running = rps.containers.filter((c) => c.state === 'running' && !w.killing.has(c.id));
+    const running = rps.containers.filter((c) => c.state === 'running' && !w.killing?.has(c.id));
     if (running.length) this.h.trace(`terminating pod ${pod.metadata.namespace}/${pod.metadata.name}: stopping ${running.length} container(s), grace ${grace}s`, pod);
     this.killAll(w, running.map((c) => ({ c, spec: byName.get(c.name) ?? {}, message: '', grace })), () => {
       if (this.stopped) return;
@@ -1489,7 +1491,7 @@ export class PodWorkers {
   }
 
   private killAllOrphan(ghost: KubeObject, list: { c: RuntimeContainer; spec: Obj; message: string; grace: number }[], cb: () => void): void {
-    const w: Worker = { uid: ghost.metadata.uid!, pod: ghost, fullName: podFullName(ghost), isStatic: false, state: 'terminating', removed: true, working: true, pending: false, admitted: true, killing: new Set(), specGen: 0, reasonsGen: 0 };
+    const w: Worker = { uid: ghost.metadata.uid!, pod: ghost, fullName: podFullName(ghost), isStatic: false, state: 'terminating', removed: true, working: true, pending: false, admitted: true, specGen: 0, reasonsGen: 0 };
     this.killAll(w, list, cb);
   }
 
