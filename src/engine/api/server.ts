@@ -99,6 +99,25 @@ export interface WatchHandle {
   readonly stopped: boolean;
 }
 
+/**
+ * The handle `watch` returns: a method and a getter on one prototype instead of two closures
+ * per watch (performance only: every informer of every process holds one).
+ */
+class ServerWatchHandle implements WatchHandle {
+  constructor(
+    private readonly w: Watcher,
+    private readonly end: (w: Watcher) => void,
+  ) {}
+
+  stop(): void {
+    this.end(this.w);
+  }
+
+  get stopped(): boolean {
+    return this.w.stopped;
+  }
+}
+
 /** One write, as the trace and the determinism digest see it. */
 export interface WriteRecord {
   type: ChangeType;
@@ -469,12 +488,7 @@ export class ApiServer {
       seq: this.watchSeq++,
     };
     w.nodeName = nodeNameRequirement(w.fieldSel, indexedField(t));
-    const handle: WatchHandle = {
-      stop: () => this.endWatch(w),
-      get stopped() {
-        return w.stopped;
-      },
-    };
+    const handle: WatchHandle = new ServerWatchHandle(w, (this.endWatchFn ??= (x) => this.endWatch(x)));
     const from = opts.resourceVersion && opts.resourceVersion !== '0' ? Number(opts.resourceVersion) : undefined;
     if (from !== undefined) {
       if (!Number.isFinite(from)) throw errors.badRequest(`invalid resource version: ${opts.resourceVersion}`);
@@ -521,6 +535,9 @@ export class ApiServer {
       if (i >= 0) this.watchEndListeners.splice(i, 1);
     };
   }
+
+  /** `endWatch` as a function, shared by this server's watch handles. */
+  private endWatchFn: ((w: Watcher) => void) | undefined;
 
   private endWatch(w: Watcher): void {
     this.watchesEnded++;

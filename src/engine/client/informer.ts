@@ -219,6 +219,50 @@ interface InformerDeps {
 }
 
 /**
+ * An informer's `Lister`: reads of its cache maps (never replaced, only changed), as methods on
+ * one prototype instead of four closures per informer (performance only).
+ */
+class CacheLister<T extends KubeObject> implements Lister<T> {
+  constructor(
+    private readonly resource: string,
+    private readonly byNamespace: Map<string, Map<string, T>>,
+    private readonly indices: Map<string, Map<string, Set<string>>>,
+  ) {}
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.byNamespace.get(namespace ?? '')?.get(name);
+  }
+
+  getByKey(key: string): T | undefined {
+    const { namespace, name } = splitMetaNamespaceKey(key);
+    return this.byNamespace.get(namespace ?? '')?.get(name);
+  }
+
+  list(namespace?: string, selector?: string | LabelMatcher): T[] {
+    const matcher: LabelMatcher | undefined = typeof selector === 'string' ? (selector ? parseLabelSelector(selector) : undefined) : selector;
+    const out: T[] = [];
+    if (namespace) {
+      const m = this.byNamespace.get(namespace);
+      if (m) for (const o of m.values()) if (!matcher || matcher.matches(o.metadata.labels)) out.push(o);
+      return out;
+    }
+    for (const m of this.byNamespace.values()) for (const o of m.values()) if (!matcher || matcher.matches(o.metadata.labels)) out.push(o);
+    return out;
+  }
+
+  byIndex(indexName: string, value: string): T[] {
+    if (indexName === NAMESPACE_INDEX) return [...(this.byNamespace.get(value)?.values() ?? [])];
+    const index = this.indices.get(indexName);
+    if (!index) throw new Error(`informer ${this.resource}: index with name ${indexName} does not exist`);
+    const keys = index.get(value);
+    if (!keys) return [];
+    const out: T[] = [];
+    for (const k of keys) out.push(this.getByKey(k)!);
+    return out;
+  }
+}
+
+/**
  * One shared informer: a reflector (list + watch with backoff) feeding an indexed cache, plus
  * event handlers. Created by `SharedInformerFactory.informer()`; started by `factory.start()`.
  */
@@ -269,15 +313,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.backoffDuration = deps.backoff.initialMs;
     this.lastBackoffStart = deps.clock.now();
     if (opts.indexers) this.addIndexers(opts.indexers);
-    this.lister = {
-      get: (namespace, name) => this.byNamespace.get(namespace ?? '')?.get(name),
-      getByKey: (key) => {
-        const { namespace, name } = splitMetaNamespaceKey(key);
-        return this.byNamespace.get(namespace ?? '')?.get(name);
-      },
-      list: (namespace, selector) => this.list(namespace, selector),
-      byIndex: (indexName, value) => this.byIndex(indexName, value),
-    };
+    this.lister = new CacheLister(resource, this.byNamespace, this.indices);
   }
 
   /** True once the first list has been applied (stays true across relists, false after stop). */
@@ -596,29 +632,6 @@ export class Informer<T extends KubeObject = KubeObject> {
       const key = metaNamespaceKey(old);
       for (const { fn, index } of this.indexers) for (const v of fn(old)) removeFromIndex(index, v, key);
     }
-  }
-
-  private list(namespace?: string, selector?: string | LabelMatcher): T[] {
-    const matcher: LabelMatcher | undefined = typeof selector === 'string' ? (selector ? parseLabelSelector(selector) : undefined) : selector;
-    const out: T[] = [];
-    if (namespace) {
-      const m = this.byNamespace.get(namespace);
-      if (m) for (const o of m.values()) if (!matcher || matcher.matches(o.metadata.labels)) out.push(o);
-      return out;
-    }
-    for (const m of this.byNamespace.values()) for (const o of m.values()) if (!matcher || matcher.matches(o.metadata.labels)) out.push(o);
-    return out;
-  }
-
-  private byIndex(indexName: string, value: string): T[] {
-    if (indexName === NAMESPACE_INDEX) return [...(this.byNamespace.get(value)?.values() ?? [])];
-    const index = this.indices.get(indexName);
-    if (!index) throw new Error(`informer ${this.resource}: index with name ${indexName} does not exist`);
-    const keys = index.get(value);
-    if (!keys) return [];
-    const out: T[] = [];
-    for (const k of keys) out.push(this.lister.getByKey(k)!);
-    return out;
   }
 
   // ---------------------------------------------------------------- handlers
