@@ -11,8 +11,7 @@
  * against RBAC (src/engine/cluster/rbac.ts), as are other users (their User bindings, and the
  * `system:authenticated` group's).
  */
-import type { KubeObject } from '../../engine/api/types';
-import { rbacAllows } from '../../engine/cluster/rbac';
+import { impersonatedAllows, impersonatedAllowsNonResource } from './impersonate';
 import { tabwrite } from '../printers/table';
 import { CmdError, discover, requireServer, usageError, type Env } from './env';
 
@@ -30,25 +29,6 @@ const RESOURCE_VERBS = new Set(['get', 'list', 'watch', 'create', 'update', 'pat
 const NON_RESOURCE_URL_VERBS = new Set(['get', 'put', 'post', 'head', 'options', 'delete', 'patch', '*']);
 /** cani.go `nonStandardResourceNames`: RBAC resources that discovery does not list. */
 const NON_STANDARD_RESOURCE_NAMES = new Set(['users', 'groups']);
-
-/** RBAC for a plain user (not a service account): bindings naming the user or `system:authenticated`. */
-function userAllows(env: Env, user: string, groups: string[], a: { verb: string; group: string; resource: string; subresource?: string; namespace?: string; name?: string }): boolean {
-  const all = ['system:authenticated', ...groups];
-  const bindings: { b: Any; ns: string | undefined }[] = env.api.list('clusterrolebindings').items.map((b: KubeObject) => ({ b, ns: undefined }));
-  if (a.namespace) for (const b of env.api.list('rolebindings', { namespace: a.namespace }).items) bindings.push({ b, ns: a.namespace });
-  const has = (list: string[] | undefined, v: string) => (list ?? []).includes('*') || (list ?? []).includes(v);
-  for (const { b, ns } of bindings) {
-    const subs: Any[] = b.subjects ?? [];
-    if (!subs.some((s) => (s.kind === 'User' && s.name === user) || (s.kind === 'Group' && all.includes(s.name)))) continue;
-    const ref = b.roleRef ?? {};
-    const role: Any = ref.kind === 'ClusterRole' ? env.api.tryGet('clusterroles', undefined, ref.name) : env.api.tryGet('roles', ns, ref.name);
-    for (const r of role?.rules ?? []) {
-      const combined = a.subresource ? `${a.resource}/${a.subresource}` : a.resource;
-      if (has(r.verbs, a.verb) && has(r.apiGroups, a.group) && has(r.resources, combined) && (!(r.resourceNames ?? []).length || (a.name && r.resourceNames.includes(a.name)))) return true;
-    }
-  }
-  return false;
-}
 
 /** `kubectl auth can-i`. */
 export function authCanI(env: Env): number {
@@ -92,12 +72,13 @@ export function authCanI(env: Env): number {
   } else if (!NON_RESOURCE_URL_VERBS.has(verb)) env.err(`Warning: verb '${verb}' is not a known verb\n\n`);
   const as = env.flags.str('as');
   let allowed: boolean;
-  if (!as || as === KIND_ADMIN_USER) allowed = true;
-  else if (nonResource) allowed = false;
+  // An impersonated kubernetes-admin is only that user name, without the kubeadm:cluster-admins
+  // group its certificate carries: RBAC decides as for anyone (impersonation.go).
+  if (!as) allowed = true;
+  else if (nonResource) allowed = impersonatedAllowsNonResource(env.api, as, env.flags.list('as-group'), verb, target);
   else {
     const attrs = { verb, group, resource, subresource: env.flags.str('subresource') || undefined, namespace, name: name || undefined };
-    const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(as);
-    allowed = m ? rbacAllows(env.api, { namespace: m[1], name: m[2] }, attrs) : userAllows(env, as, env.flags.list('as-group'), attrs);
+    allowed = impersonatedAllows(env.api, as, env.flags.list('as-group'), attrs);
   }
   if (env.flags.bool('no-headers')) throw new CmdError('error: --no-headers cannot be set without --list specified');
   if (!quiet) env.out(allowed ? 'yes\n' : 'no\n');

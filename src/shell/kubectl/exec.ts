@@ -15,6 +15,7 @@ import type { Pending } from '../types';
 import { badRequest, containerFor, podFor } from './logs';
 import { sessionOf } from '../shell';
 import { attachContainerShell, SESSION_SHELLS } from './container-session';
+import { authorizeRequest } from './impersonate';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -40,6 +41,8 @@ export function exec(env: Env): number | Pending {
   const phase = pod.status?.phase;
   if (phase === 'Succeeded' || phase === 'Failed') throw fail(`cannot exec into a container in a completed pod; current phase is ${phase}`);
   const container = containerFor(env, pod, env.flags.str('container'));
+  // The pods/exec POST is authorized (verb create) before the registry looks at the pod.
+  authorizeRequest(env.api, { verb: 'create', group: '', resource: 'pods', subresource: 'exec', namespace: pod.metadata.namespace, name: pod.metadata.name });
   // kube-apiserver's pods/exec (pkg/registry/core/pod/strategy.go streamLocation): no node, no kubelet to proxy to.
   if (!pod.spec?.nodeName) throw badRequest(`pod ${pod.metadata.name} does not have a host assigned`);
   const cs = [...(pod.status?.containerStatuses ?? []), ...(pod.status?.initContainerStatuses ?? [])].find((s: Any) => s.name === container);

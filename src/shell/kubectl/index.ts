@@ -10,6 +10,7 @@
  * all failures exit 1.
  */
 import { changeCause, recordingApi } from './record';
+import { impersonatingApi } from './impersonate';
 import type { Command, CommandIO, Pending, ShellContext } from '../types';
 import { COMMANDS, OPTIONS_HELP, type FlagDef } from './helpdata';
 import { FlagError, FlagSet, Flags, suggestionsFor } from './flags';
@@ -23,7 +24,7 @@ import { create, createConfigMap, createDeployment, createJob, createNamespace, 
 import { deleteCmd } from './delete';
 import { scale } from './scale';
 import { rolloutHistory, rolloutPause, rolloutRestart, rolloutResume, rolloutStatus, rolloutUndo } from './rollout';
-import { setImage } from './setimage';
+import { setImage, setServiceAccount } from './setimage';
 import { annotate, label } from './label';
 import { cordon, drain, uncordon } from './drain';
 import { wait } from './wait';
@@ -81,6 +82,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'set image': setImage,
   'set env': setEnv,
   'set resources': setResources,
+  'set serviceaccount': setServiceAccount,
   label,
   annotate,
   cordon,
@@ -147,11 +149,13 @@ const ALIASES: Record<string, string> = {
   'create cj': 'cronjob',
   'create ing': 'ingress',
   'create resourcequota': 'quota',
+  // set_serviceaccount.go: `Aliases: []string{"sa"}`.
+  'set sa': 'serviceaccount',
 }
 
 /** Hidden, deprecated flags kubectl still accepts (with a warning). */
 const RECORD_FLAG: FlagDef = ['record', '', 'bool', 'false'];
-const RECORD_COMMANDS = new Set(['annotate', 'apply', 'create', 'create deployment', 'edit', 'label', 'scale', 'set image', 'rollout undo', 'rollout restart', 'rollout pause', 'rollout resume', 'run', 'expose', 'patch']);
+const RECORD_COMMANDS = new Set(['annotate', 'apply', 'create', 'create deployment', 'edit', 'label', 'scale', 'set image', 'set serviceaccount', 'rollout undo', 'rollout restart', 'rollout pause', 'rollout resume', 'run', 'expose', 'patch']);
 
 /** Global flags that take a value (cobra's `stripFlags` must skip their values to find the command). */
 const GLOBAL_VALUE_FLAGS = new Set(['-n', '--namespace', '-s', '--server', '--context', '--kubeconfig', '--cluster', '--user', '--token', '--as', '--as-group', '--as-uid', '--request-timeout', '--cache-dir', '--certificate-authority', '--client-certificate', '--client-key', '--password', '--username', '--profile', '--profile-output', '--tls-server-name', '--vmodule', '--log-flush-frequency', '-v', '--v']);
@@ -310,6 +314,10 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
       }
       api = recordingApi(ctx.api, changeCause(whole));
     }
+    // --as: every request is authorized as the impersonated user (impersonation.go); can-i and
+    // whoami ask the server about that user themselves, the rest only use discovery or kubeconfig.
+    const as = flags.str('as');
+    if (as && !IMPERSONATION_EXEMPT.has(path)) api = impersonatingApi(api, as, flags.list('as-group'), path === 'describe' ? new Set(['events']) : undefined);
     const env: Env = {
       io,
       ctx,
@@ -336,6 +344,12 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
     }
   };
 }
+
+/**
+ * Commands that `--as` does not turn into impersonated requests: can-i and whoami send their own
+ * reviews about the user; the others read only discovery, the OpenAPI schema or the kubeconfig.
+ */
+const IMPERSONATION_EXEMPT = new Set(['auth can-i', 'auth whoami', 'api-resources', 'api-versions', 'explain', 'version', 'completion', 'config view', 'config current-context', 'config get-contexts', 'config set-context', 'config use-context']);
 
 /** `kubectl top`'s help (top.go), printed on stderr when it is called without a subcommand. */
 const TOP_HELP =

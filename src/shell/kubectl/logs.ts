@@ -19,6 +19,7 @@ import { CmdError, discover, fail, usageError, type Env } from './env';
 import { isNodeAccessError, type LogOptions, type LogStream } from './node-access';
 import { parseRfc3339 } from '../../engine/clock';
 import { resolveType } from './builder';
+import { authorizeRequest } from './impersonate';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -208,6 +209,8 @@ export function logs(env: Env): number | Pending {
   for (const pod of pods) {
     const containers = all ? [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c: Any) => c.name as string) : [containerFor(env, pod, requested, true)];
     for (const c of containers) {
+      // The pods/log GET is authorized before the registry looks at the pod.
+      authorizeRequest(env.api, { verb: 'get', group: '', resource: 'pods', subresource: 'log', namespace: pod.metadata.namespace ?? env.namespace, name: pod.metadata.name });
       // strategy.go LogLocation: a pod not yet bound to a node has no kubelet to ask; the API
       // server answers with an empty stream (no error, no lines), even with -f or -p.
       if (!pod.spec?.nodeName) continue;
