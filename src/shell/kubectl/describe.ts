@@ -21,6 +21,7 @@ import { ApiError } from '../../engine/api/errors';
 import { labelSelectorToString, selectorFromLabelSelector } from '../../engine/api/labels';
 import { canonicalQuantity, formatQuantity, parseQuantity } from '../../engine/api/quantity';
 import { formatLabels, humanDuration, tabwrite, timestampMs } from '../printers';
+import { goQuote } from '../printers/gofmt';
 import { discover, fail, printError, type Env } from './env';
 import { objectNamespace, parseResourceArgs, readManifestFlags } from './builder';
 
@@ -1782,6 +1783,111 @@ function goValue(v: unknown): string {
   return String(v);
 }
 
+/**
+ * describe.go `describeHorizontalPodAutoscalerV2` (autoscaling/v2; `describeHorizontalPodAutoscalerV1`
+ * for a v1 object): the reference, each metric as `( current / target )` with `<unknown>` until the
+ * controller has measured it, min/max replicas, the behavior when set, `<Kind> pods: N current / M
+ * desired`, the conditions, the events.
+ */
+function describeHPA(env: Env, hpa: Any, c: Clock): string {
+  const events = eventsFor(env, hpa);
+  const spec = hpa.spec ?? {};
+  const st = hpa.status ?? {};
+  const ref = spec.scaleTargetRef ?? {};
+  const cur: Any[] = st.currentMetrics ?? [];
+  const q = (v: unknown) => (v === undefined || v === null ? '' : quantityString(v));
+  return tabbed((w) => {
+    w.write(L0, `Name:\t${hpa.metadata.name}\n`);
+    w.write(L0, `Namespace:\t${hpa.metadata.namespace}\n`);
+    printLabelsMultiline(w, 'Labels', hpa.metadata.labels);
+    printAnnotationsMultiline(w, 'Annotations', hpa.metadata.annotations);
+    w.write(L0, `CreationTimestamp:\t${rfc1123z(hpa.metadata.creationTimestamp)}\n`);
+    w.write(L0, `Reference:\t${ref.kind ?? ''}/${ref.name ?? ''}\n`);
+    if (hpa.apiVersion === 'autoscaling/v1') {
+      if (spec.targetCPUUtilizationPercentage !== undefined) {
+        w.write(L0, `Target CPU utilization:\t${spec.targetCPUUtilizationPercentage}%\n`);
+        w.write(L0, `Current CPU utilization:\t${st.currentCPUUtilizationPercentage ?? '<unknown>'}%\n`);
+      }
+    } else {
+      w.write(L0, 'Metrics:\t( current / target )\n');
+      (spec.metrics ?? []).forEach((m: Any, i: number) => {
+        const now = cur[i];
+        switch (m.type) {
+          case 'External':
+            if (m.external?.target?.averageValue !== undefined) {
+              const current = now?.external?.current?.averageValue !== undefined ? q(now.external.current.averageValue) : '<unknown>';
+              w.write(L1, `${goQuote(m.external?.metric?.name ?? '')} (target average value):\t${current} / ${q(m.external.target.averageValue)}\n`);
+            } else {
+              const current = now?.external ? q(now.external.current?.value) : '<unknown>';
+              w.write(L1, `${goQuote(m.external?.metric?.name ?? '')} (target value):\t${current} / ${q(m.external?.target?.value)}\n`);
+            }
+            break;
+          case 'Pods': {
+            const current = now?.pods ? q(now.pods.current?.averageValue) : '<unknown>';
+            w.write(L1, `${goQuote(m.pods?.metric?.name ?? '')} on pods:\t${current} / ${q(m.pods?.target?.averageValue)}\n`);
+            break;
+          }
+          case 'Object': {
+            w.write(L1, `"${m.object?.metric?.name ?? ''}" on ${m.object?.describedObject?.kind ?? ''}/${m.object?.describedObject?.name ?? ''} `);
+            if (m.object?.target?.type === 'AverageValue') {
+              const current = now?.object ? q(now.object.current?.averageValue) : '<unknown>';
+              w.write(L0, `(target average value):\t${current} / ${q(m.object.target.averageValue)}\n`);
+            } else {
+              const current = now?.object ? q(now.object.current?.value) : '<unknown>';
+              w.write(L0, `(target value):\t${current} / ${q(m.object?.target?.value)}\n`);
+            }
+            break;
+          }
+          case 'Resource':
+          case 'ContainerResource': {
+            const src = m.type === 'Resource' ? m.resource : m.containerResource;
+            const now2 = m.type === 'Resource' ? now?.resource : now?.containerResource;
+            w.write(L1, m.type === 'Resource' ? `resource ${src?.name ?? ''} on pods` : `resource ${src?.name ?? ''} of container "${src?.container ?? ''}" on pods`);
+            if (src?.target?.averageValue !== undefined) {
+              const current = now2 ? q(now2.current?.averageValue) : '<unknown>';
+              w.write(L0, `:\t${current} / ${q(src.target.averageValue)}\n`);
+            } else {
+              const current = now2 && now2.current?.averageUtilization !== undefined ? `${now2.current.averageUtilization}% (${q(now2.current.averageValue)})` : '<unknown>';
+              const target = src?.target?.averageUtilization !== undefined ? `${src.target.averageUtilization}%` : '<auto>';
+              w.write(L1, `(as a percentage of request):\t${current} / ${target}\n`);
+            }
+            break;
+          }
+          default:
+            w.write(L1, `<unknown metric type ${goQuote(String(m.type ?? ''))}>\n`);
+        }
+      });
+    }
+    w.write(L0, `Min replicas:\t${spec.minReplicas ?? '<unset>'}\n`);
+    w.write(L0, `Max replicas:\t${spec.maxReplicas ?? 0}\n`);
+    if (hpa.apiVersion !== 'autoscaling/v1' && spec.behavior) {
+      w.write(L0, 'Behavior:\n');
+      for (const [direction, rules] of [
+        ['Scale Up', spec.behavior.scaleUp],
+        ['Scale Down', spec.behavior.scaleDown],
+      ] as [string, Any][]) {
+        if (!rules) continue;
+        w.write(L1, `${direction}:\n`);
+        if (rules.stabilizationWindowSeconds !== undefined) w.write(L2, `Stabilization Window: ${rules.stabilizationWindowSeconds} seconds\n`);
+        if ((rules.policies ?? []).length > 0) {
+          w.write(L2, `Select Policy: ${rules.selectPolicy ?? 'Max'}\n`);
+          w.write(L2, 'Policies:\n');
+          for (const p of rules.policies) w.write(L3, `- Type: ${p.type}\tValue: ${p.value}\tPeriod: ${p.periodSeconds} seconds\n`);
+        }
+      }
+    }
+    w.write(L0, `${ref.kind ?? ''} pods:\t`);
+    w.write(L0, `${st.currentReplicas ?? 0} current / ${st.desiredReplicas ?? 0} desired\n`);
+    if (hpa.apiVersion !== 'autoscaling/v1' && (st.conditions ?? []).length > 0) {
+      w.write(L0, 'Conditions:\n');
+      w.write(L1, 'Type\tStatus\tReason\tMessage\n');
+      w.write(L1, '----\t------\t------\t-------\n');
+      for (const cond of st.conditions) w.write(L1, `${cond.type}\t${cond.status}\t${cond.reason ?? ''}\t${cond.message ?? ''}\n`);
+    }
+    describeEvents(w, events, c);
+  });
+}
+
 /** describe.go `genericDescriber`. */
 function describeGeneric(env: Env, obj: Any, c: Clock): string {
   const events = eventsFor(env, obj);
@@ -1847,6 +1953,8 @@ export function describeObject(env: Env, obj: KubeObject): string {
       return describeStorageClass(env, obj, c);
     case 'networking.k8s.io/Ingress':
       return describeIngress(env, obj, c);
+    case 'autoscaling/HorizontalPodAutoscaler':
+      return describeHPA(env, obj, c);
     case 'networking.k8s.io/IngressClass':
       return describeIngressClass(env, obj, c);
     case 'networking.k8s.io/NetworkPolicy':
