@@ -31,13 +31,28 @@ export function splitResourceArgument(arg: string): string[] {
 }
 
 /**
- * Resolve a typed resource (`po`, `deploy`, `deployments.apps`, `Pod`) through discovery.
- * Unknown: `error: the server doesn't have a resource type "foo"`.
+ * Resolve a typed resource (`po`, `deploy`, `deployments.apps`, `deployment.v1.apps`, `Pod`)
+ * through discovery, as builder.go `mappingFor` does: `schema.ParseResourceArg` reads two dots
+ * or more as `resource.version.group` (`pods.v1.` is the core group), tried first; then the
+ * whole as `resource.group`. Unknown: `error: the server doesn't have a resource type "foo"`,
+ * naming only the part before the first dot (the GroupResource's Resource).
  */
 export function resolveType(env: Env, typed: string): ResourceType {
-  const t = env.api.registry.resolve(typed);
-  if (!t) throw fail(`the server doesn't have a resource type "${typed}"`);
+  const t = resolveTypeArg(env, typed);
+  if (!t) throw fail(`the server doesn't have a resource type "${typed.split('.')[0]}"`);
   return t;
+}
+
+/** `resolveType` without the error: undefined when discovery has no such resource. */
+export function resolveTypeArg(env: Pick<Env, 'api'>, typed: string): ResourceType | undefined {
+  const parts = typed.split('.');
+  if (parts.length >= 3) {
+    const [resource, version] = parts;
+    const group = parts.slice(2).join('.');
+    const t = env.api.registry.resolve(group ? `${resource}.${group}` : resource);
+    if (t && t.group === group && t.version === version) return t;
+  }
+  return env.api.registry.resolve(typed);
 }
 
 /** The resources of a category (`all`), in discovery order. */

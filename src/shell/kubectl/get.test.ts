@@ -227,6 +227,35 @@ describe('get helpers', () => {
     expect(sortObjects([o('a', 10), o('b'), o('c', 2)], '.spec.n').map((x) => x.metadata.name)).toEqual(['b', 'c', 'a']);
   });
 
+  it('--sort-by with a path no object has is an error (sorter.go NewTableSorter / SortObjects), not a silent no-op', () => {
+    const b = bench();
+    for (const n of ['a', 'b']) expect(b.run(`kubectl create configmap ${n} --from-literal=k=${n}`).code).toBe(0);
+    expect(b.run('kubectl get cm --sort-by=.spec.foo')).toMatchObject({ stdout: '', stderr: 'error: couldn\'t find any field with path "{.spec.foo}" in the list of objects\n', code: 1 });
+    expect(b.run('kubectl get cm --sort-by=foo -o name')).toMatchObject({ stdout: '', stderr: 'error: couldn\'t find any field with path "{.foo}" in the list of objects\n', code: 1 });
+    // One object and no table: kubectl does not sort at all.
+    expect(b.run('kubectl get cm a --sort-by=.foo -o name')).toMatchObject({ stdout: 'configmap/a\n', code: 0 });
+    // A table of one row is still sorted, so still checked.
+    expect(b.run('kubectl get cm a --sort-by=.foo').code).toBe(1);
+    // A field some objects have is fine: those without it come first.
+    expect(b.run('kubectl create configmap c --from-literal=other=x').code).toBe(0);
+    expect(b.run('kubectl get cm --sort-by=.data.k -o name').stdout).toBe('configmap/c\nconfigmap/a\nconfigmap/b\n');
+  });
+
+  it('resource.version.group (the Deployment docs\' deployment.v1.apps/NAME) resolves as builder.go mappingFor does', () => {
+    const b = bench();
+    b.c.apply(deploymentYaml('web', 1));
+    b.c.run(2000);
+    expect(b.run('kubectl get deployment.v1.apps -o name').stdout).toBe('deployment.apps/web\n');
+    expect(b.run('kubectl get deployments.v1.apps/web -o name').stdout).toBe('deployment.apps/web\n');
+    expect(b.run('kubectl rollout history deployment.v1.apps/web').stdout).toBe('deployment.apps/web \nREVISION  CHANGE-CAUSE\n1         <none>\n\n');
+    expect(b.run('kubectl set image deployment.v1.apps/web web=nginx:1.28').stdout).toBe('deployment.apps/web image updated\n');
+    expect(b.run('kubectl get cj.v1.batch').stderr).toBe('No resources found in default namespace.\n');
+    // A version the group does not serve, or an unknown resource with a group: the error names
+    // only the resource (the GroupResource's Resource).
+    expect(b.run('kubectl get deployment.v2.apps')).toMatchObject({ stderr: 'error: the server doesn\'t have a resource type "deployment"\n', code: 1 });
+    expect(b.run('kubectl get foo.apps')).toMatchObject({ stderr: 'error: the server doesn\'t have a resource type "foo"\n', code: 1 });
+  });
+
   it('remembers column widths across flushes', () => {
     const tw = new RememberingTabWriter();
     expect(tw.write([['NAME', 'STATUS', 'AGE'], ['a', 'Running', '1s']])).toBe('NAME   STATUS    AGE\na      Running   1s\n');

@@ -37,6 +37,7 @@ import {
 } from '../printers';
 import { toYaml } from '../../engine/api/yaml';
 import { CmdError, discover, fail, printError, type Env } from './env';
+import { goQuote } from '../printers/gofmt';
 import { objectNamespace, parseResourceArgs, readManifestFlags, type Ref } from './builder';
 
 /** The message `kubectl get` with no resource prints (get.go `Run`). */
@@ -110,11 +111,15 @@ export function naturalLess(a: string, b: string): boolean {
 /**
  * `--sort-by`: a stable sort of objects by the first value the JSONPath finds (sorter.go):
  * numbers numerically, strings in natural order, objects without the field first.
+ * `requireField`: when no object has the field, fail as NewTableSorter / SortObjects do
+ * (`couldn't find any field with path "{.x}" in the list of objects`).
  */
-export function sortObjects(objs: KubeObject[], sortBy: string): KubeObject[] {
+export function sortObjects(objs: KubeObject[], sortBy: string, requireField = false): KubeObject[] {
   let parsed;
+  let field;
   try {
-    parsed = parseJsonPath(relaxedJsonPath(sortBy));
+    field = relaxedJsonPath(sortBy);
+    parsed = parseJsonPath(field);
   } catch (e) {
     throw fail((e as Error).message);
   }
@@ -127,6 +132,8 @@ export function sortObjects(objs: KubeObject[], sortBy: string): KubeObject[] {
     }
   };
   const keyed = objs.map((o, i) => ({ o, k: key(o), i }));
+  // NewTableSorter / SortObjects: a path no object has is taken for a typo.
+  if (requireField && objs.length > 0 && keyed.every((x) => x.k === undefined)) throw fail(`couldn't find any field with path ${goQuote(field)} in the list of objects`);
   keyed.sort((x, y) => {
     const a = x.k;
     const b = y.k;
@@ -277,7 +284,14 @@ export function get(env: Env): number | Pending {
   if (watch) return startWatch(env, po);
 
   const found = collect(env, allNs, ignoreNotFound);
-  if (sortBy) for (const g of found.groups) g.objs = sortObjects(g.objs, sortBy);
+  // get.go RuntimeSorter.Sort: each table is sorted on its own (NewTableSorter errors when no
+  // row has the field); other outputs sort the objects together, and not at all when there is
+  // only one (SortObjects errors the same way).
+  if (sortBy) {
+    const table = isTableOutput(po.output);
+    const total = found.groups.reduce((n, g) => n + g.objs.length, 0);
+    for (const g of found.groups) g.objs = sortObjects(g.objs, sortBy, table || (total > 1 && found.groups.length === 1));
+  }
 
   let status = 0;
   if (isTableOutput(po.output)) {
