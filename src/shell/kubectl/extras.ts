@@ -33,6 +33,12 @@ type Any = any;
 
 /** Print or send a generated object as `run`/`expose` do; `verb` is `created` or `exposed`. */
 function emit(env: Env, obj: Any, verb: string): number {
+  env.out(emitText(env, obj, verb));
+  return 0;
+}
+
+/** `emit`, returning what it would print instead of printing it (run --expose prints out of order). */
+function emitText(env: Env, obj: Any, verb: string): string {
   const output = env.flags.str('output');
   checkOutputFormat(output);
   const dryRun = dryRunMode(env);
@@ -48,10 +54,32 @@ function emit(env: Env, obj: Any, verb: string): number {
     }
   }
   const t = env.api.registry.byKind(obj.apiVersion, obj.kind);
-  if (output === 'json') env.out(dryRun === 'client' ? goJsonTyped(obj) : new ResultPrinter('json').print(result));
-  else if (output === 'yaml') env.out(toYaml(result));
-  else if (output) env.out(new ResultPrinter(output).print(result));
-  else env.out(`${t ? kindGroup(t) : obj.kind.toLowerCase()}/${result.metadata.name} ${verb}${dryRunSuffix(dryRun)}\n`);
+  if (output === 'json') return dryRun === 'client' ? goJsonTyped(obj) : new ResultPrinter('json').print(result);
+  if (output === 'yaml') return toYaml(result);
+  if (output) return new ResultPrinter(output).print(result);
+  return `${t ? kindGroup(t) : obj.kind.toLowerCase()}/${result.metadata.name} ${verb}${dryRunSuffix(dryRun)}\n`;
+}
+
+/**
+ * `kubectl run --expose`: run.go `generateService` with the ServiceV2 generator: the Service is
+ * named as the pod, selects `--labels` (else `run=NAME`), carries `--labels` as its own labels
+ * (none when not given), and maps `--port` to the same target port over TCP. run.go creates the
+ * pod first but prints the Service first (`service/x created`, then `pod/x created`; `---`
+ * between them with `-o yaml`).
+ */
+function runExposed(env: Env, pod: Any, name: string, port: string): number {
+  const podText = emitText(env, pod, 'created');
+  const labelsFlag = env.flags.str('labels');
+  const selector = labelsFlag ? parseLabelList(labelsFlag) : { run: name };
+  const svc: Any = {
+    kind: 'Service',
+    apiVersion: 'v1',
+    metadata: { name, ...(env.explicitNamespace ? { namespace: env.namespace } : {}), creationTimestamp: null, ...(labelsFlag ? { labels: parseLabelList(labelsFlag) } : {}) },
+    spec: { ports: [{ port: Number(port), protocol: 'TCP', targetPort: Number(port) }], selector },
+    status: { loadBalancer: {} },
+  };
+  const svcText = emitText(env, svc, 'created');
+  env.out(svcText + (env.flags.str('output') === 'yaml' ? '---\n' : '') + podText);
   return 0;
 }
 
@@ -99,6 +127,7 @@ export function run(env: Env): number | Pending {
     else c.args = after;
   }
   const port = env.flags.str('port');
+  if (env.flags.bool('expose') && !port) throw fail('--port must be set when exposing a service');
   if (port) {
     if (!/^\d+$/.test(port)) throw fail(`strconv.Atoi: parsing "${port}": invalid syntax`);
     c.ports = [{ containerPort: Number(port) }];
@@ -119,6 +148,7 @@ export function run(env: Env): number | Pending {
   const sent = applyOverrides(env, pod);
   // --attach / -i: no `created` line; the terminal attaches to the pod (attach.ts).
   if (attach) return afterServer(serverWait(env, () => createRunPod(env, sent)), (created) => runAttach(env, created, { stdin: env.flags.bool('stdin'), tty: env.flags.bool('tty'), quiet: env.flags.bool('quiet'), remove: env.flags.bool('rm'), leaveStdinOpen: env.flags.bool('leave-stdin-open'), restartPolicy: restart }));
+  if (env.flags.bool('expose')) return toPending(serverWait(env, () => runExposed(env, sent, name, port)));
   return toPending(serverWait(env, () => emit(env, sent, 'created')));
 }
 

@@ -158,14 +158,24 @@ export function clusterInfo(env: Env): number {
     throw new CmdError(refusedMessage(env.options.server));
   }
   const base = env.options.serverUrl;
+  // Complete: `-n` names the namespace listed (kube-system when not given). Run: the visitor
+  // gets the list's error before it prints anything (a Forbidden `--as` user sees no control
+  // plane line), the dump hint is written all the same, then the error is returned.
+  let services;
+  try {
+    services = env.api.list('services', { namespace: env.explicitNamespace ? env.namespace : 'kube-system', labelSelector: 'kubernetes.io/cluster-service=true' }).items;
+  } catch (e) {
+    env.out(CLUSTER_INFO_DUMP_HINT);
+    throw e;
+  }
   env.out(`Kubernetes control plane is running at ${base}\n`);
-  for (const svc of env.api.list('services', { namespace: 'kube-system', labelSelector: 'kubernetes.io/cluster-service=true' }).items) {
+  for (const svc of services) {
     const name = svc.metadata.labels?.['kubernetes.io/name'] ?? svc.metadata.name;
     const port = svc.spec?.ports?.[0];
     const portName = port?.name ? `:${port.name}` : '';
     // clusterinfo.go: "guess if the scheme is https" from the port's name or number.
     const scheme = port?.name === 'https' || port?.port === 443 ? 'https:' : '';
-    env.out(`${name} is running at ${base}/api/v1/namespaces/kube-system/services/${scheme}${svc.metadata.name}${portName}/proxy\n`);
+    env.out(`${name} is running at ${base}/api/v1/namespaces/${svc.metadata.namespace}/services/${scheme}${svc.metadata.name}${portName}/proxy\n`);
   }
   env.out(CLUSTER_INFO_DUMP_HINT);
   return 0;

@@ -72,6 +72,22 @@ describe('kubectl rollout', () => {
     expect(b.run('kubectl rollout resume deploy/web').stdout).toBe('deployment.apps/web resumed\n');
     expect(b.run('kubectl rollout resume deploy/web').stderr).toBe('error: deployments.apps "web" is not paused\n');
   });
+
+  it('pause/resume of a kind only Deployments support names the object (rollout_pause.go `error: %s %q %v`)', () => {
+    const b = bench();
+    b.c.apply(`apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent, namespace: default}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec:
+      containers: [{name: a, image: busybox:1.36}]
+`);
+    expect(b.run('kubectl rollout pause ds/agent')).toMatchObject({ stdout: '', stderr: 'error: daemonsets.apps "agent" pausing is not supported\n', code: 1 });
+    expect(b.run('kubectl rollout resume daemonset agent')).toMatchObject({ stdout: '', stderr: 'error: daemonsets.apps "agent" resuming is not supported\n', code: 1 });
+  });
 });
 
 describe('kubectl scale / set image / label / annotate', () => {

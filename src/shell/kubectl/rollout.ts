@@ -389,8 +389,9 @@ function pauseResume(env: Env, pause: boolean): number {
   const errs: unknown[] = [];
   for (const { type, obj } of targets(env)) {
     try {
-      if (type.kind !== 'Deployment') throw fail(pause ? 'pausing is not supported' : 'resuming is not supported');
-      const qualified = `${type.resource}.${type.group}`;
+      // rollout_pause.go / rollout_resume.go: a pauser error reads `error: <resource>.<group> "<name>" <err>`.
+      const qualified = type.group ? `${type.resource}.${type.group}` : type.resource;
+      if (type.kind !== 'Deployment') throw fail(`${qualified} "${obj.metadata.name}" ${pause ? 'pausing is not supported' : 'resuming is not supported'}`);
       if (pause && obj.spec?.paused) throw fail(`${qualified} "${obj.metadata.name}" is already paused`);
       if (!pause && !obj.spec?.paused) throw fail(`${qualified} "${obj.metadata.name}" is not paused`);
       if (dryRun === 'none') env.api.patch(type, obj.metadata.namespace, obj.metadata.name ?? '', 'strategic', { spec: { paused: pause ? true : null } }, { fieldManager: 'kubectl-rollout' });

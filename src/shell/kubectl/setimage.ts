@@ -12,6 +12,7 @@ import { discover, fail, formatErrors, kindGroup, type Env } from './env';
 import { objectNamespace, parseResourceArgs, readManifestFlags } from './builder';
 import { ResultPrinter, checkOutputFormat } from './output';
 import { dryRunMode, dryRunSuffix } from './apply';
+import { ApiError } from '../../engine/api/errors';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -123,6 +124,76 @@ export function setImage(env: Env): number {
   }
   if (errs.length) {
     env.err(formatErrors(errs) + '\n');
+    return 1;
+  }
+  return 0;
+}
+
+/**
+ * `kubectl set serviceaccount|sa (-f FILENAME | TYPE NAME) SERVICE_ACCOUNT`: the last argument is
+ * the ServiceAccount, the others name the objects.
+ *
+ * Mirrors staging/src/k8s.io/kubectl/pkg/cmd/set/set_serviceaccount.go (`Complete`:
+ * `serviceaccount is required`; `Run`: the pod spec's `serviceAccountName` set through
+ * polymorphichelpers.UpdatePodSpecForObject (`the object is not a pod or does not have a pod
+ * template`), sent as a strategic merge patch whether or not it changes anything, printed as
+ * `deployment.apps/web serviceaccount updated`; a refused patch reads `failed to patch
+ * ServiceAccountName <error>`). Returns the exit status.
+ */
+export function setServiceAccount(env: Env): number {
+  const output = env.flags.str('output');
+  checkOutputFormat(output);
+  const dryRun = dryRunMode(env);
+  const args = env.flags.args;
+  if (args.length === 0) throw fail('serviceaccount is required');
+  const sa = args[args.length - 1];
+  const resources = args.slice(0, -1);
+  const manifests = readManifestFlags(env);
+  if (!manifests && resources.length === 0 && !env.flags.bool('all')) {
+    throw fail("You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
+  }
+  discover(env, 4);
+  const objs: { type: ResourceType; obj: KubeObject }[] = [];
+  if (manifests) {
+    for (const { object } of manifests.objects) {
+      const type = env.api.typeOfObject(object);
+      objs.push({ type, obj: env.api.get(type, objectNamespace(env, type, object), object.metadata.name ?? '') });
+    }
+  } else {
+    const sel = parseResourceArgs(env, resources, { allowEmptySelector: env.flags.bool('all'), hasSelector: false });
+    if (sel.mode === 'names') for (const r of sel.refs) objs.push({ type: r.type, obj: env.api.get(r.type, r.type.namespaced ? env.namespace : undefined, r.name) });
+    else for (const t of sel.types) for (const o of env.api.list(t, { namespace: env.namespace }).items) objs.push({ type: t, obj: o });
+  }
+  const printer = new ResultPrinter(output);
+  const errs: unknown[] = [];
+  for (const { type, obj } of objs) {
+    const path = podSpecPath(type.kind);
+    if (!path) {
+      // `fmt.Errorf("error: %s %v\n", name, patch.Err)`: the error carries its own newline.
+      errs.push(fail(`${type.resource}/${obj.metadata.name} the object is not a pod or does not have a pod template: *v1.${type.kind}\n`));
+      continue;
+    }
+    let result: KubeObject;
+    if (dryRun === 'client') {
+      result = JSON.parse(JSON.stringify(obj)) as KubeObject;
+      const spec = at(result, path);
+      if (spec) spec.serviceAccountName = sa;
+    } else {
+      try {
+        result = env.api.patch(type, obj.metadata.namespace, obj.metadata.name ?? '', 'strategic', wrap(path, { serviceAccountName: sa }), { fieldManager: 'kubectl-set', dryRun: dryRun === 'server' });
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        // `%v` of a StatusError is the server's message alone.
+        errs.push(fail(`failed to patch ServiceAccountName ${e.status.message}`));
+        continue;
+      }
+    }
+    if (output) env.out(printer.print(result));
+    else env.out(`${kindGroup(type)}/${obj.metadata.name} serviceaccount updated${dryRunSuffix(dryRun)}\n`);
+  }
+  if (errs.length) {
+    const text = formatErrors(errs);
+    env.err(text.endsWith('\n') ? text : text + '\n');
     return 1;
   }
   return 0;
