@@ -818,12 +818,19 @@ function ioOf(cio: CommandIO): Io {
 
 /** `files` with every path passed through `resolve` first. */
 function resolvingFiles(files: ShellFiles, resolve: (p: string) => string): ShellFiles {
-  return {
+  const out: ShellFiles & Partial<MutableFiles> = {
     read: (p) => files.read(resolve(p)),
     write: (p, c, append) => files.write(resolve(p), c, append),
     list: (d) => files.list(resolve(d)),
     isDir: (p) => files.isDir(resolve(p)),
   };
+  // The in-memory files' directory operations (mkdir, rm), resolved the same way.
+  const m = mutable(files);
+  if (m) {
+    out.mkdirs = (p) => m.mkdirs(resolve(p));
+    out.remove = (p) => m.remove(resolve(p));
+  }
+  return out;
 }
 
 function fileSink(files: ShellFiles, path: string): Sink {
@@ -1522,6 +1529,9 @@ const DEFAULT_HELP: Record<string, string> = {
   docker: 'docker ps|exec|stop|start|restart|kill|network|cp   the kind nodes are Docker containers',
   kind: 'kind get clusters|nodes, kind load docker-image IMG..., kind version',
   ls: 'ls [-l] [-a] [PATH]...          list files',
+  mkdir: 'mkdir [-p] DIR...               make directories',
+  touch: 'touch FILE...                   create empty files',
+  rm: 'rm [-r] [-f] FILE...            remove files (-r: directories)',
 };
 
 function* runSubShell(this: Shell, argv: string[], io: Io, frame: Frame, flavor: Flavor): Gen {
@@ -1604,10 +1614,124 @@ function normalize(p: string): string {
   return '/' + out.join('/');
 }
 
-/** The laptop's own commands: `ls` over the working-directory files. */
+/** The laptop's own commands: `ls`, `mkdir`, `touch` and `rm` over the working-directory files. */
 function hostCommands(): Record<string, Command> {
-  return { ls: hostLs };
+  return { ls: hostLs, mkdir: hostMkdir, touch: hostTouch, rm: hostRm };
 }
+
+/** The directory operations of the in-memory files (src/shell/files.ts `MemoryFiles`). */
+interface MutableFiles {
+  mkdirs(path: string): void;
+  remove(path: string): boolean;
+}
+
+function mutable(files: ShellContext['files']): (ShellContext['files'] & MutableFiles) | undefined {
+  const f = files as ShellContext['files'] & Partial<MutableFiles>;
+  return typeof f.mkdirs === 'function' && typeof f.remove === 'function' ? (f as ShellContext['files'] & MutableFiles) : undefined;
+}
+
+/** The directory a relative or absolute path lives in (`''` for a bare name). */
+function parentOf(path: string): string {
+  const p = path.replace(/\/+$/, '');
+  const i = p.lastIndexOf('/');
+  return i < 0 ? '' : i === 0 ? '/' : p.slice(0, i);
+}
+
+/** GNU coreutils' error operand quoting (`quoteaf`): 'name'. */
+const q = (s: string): string => `'${s.replace(/'/g, "'\\''")}'`;
+
+/** `mkdir [-p] DIR...` (coreutils mkdir.c: `cannot create directory 'x': File exists`). */
+const hostMkdir: Command = (argv, io, ctx) => {
+  let parents = false;
+  const paths: string[] = [];
+  for (const a of argv.slice(1)) {
+    if (a === '-p' || a === '--parents') parents = true;
+    else if (/^-[pv]+$/.test(a)) parents = parents || a.includes('p');
+    else paths.push(a);
+  }
+  if (paths.length === 0) {
+    io.stderr("mkdir: missing operand\nTry 'mkdir --help' for more information.\n");
+    return 1;
+  }
+  const files = mutable(ctx.files);
+  if (!files) {
+    io.stderr('bash: mkdir: command not found\n');
+    return 127;
+  }
+  let status = 0;
+  for (const p of paths) {
+    const exists = files.isDir(p) || files.read(p) !== undefined;
+    const dir = parentOf(p);
+    if (exists && !(parents && files.isDir(p))) {
+      io.stderr(`mkdir: cannot create directory ${q(p)}: File exists\n`);
+      status = 1;
+    } else if (!parents && dir !== '' && !files.isDir(dir)) {
+      io.stderr(`mkdir: cannot create directory ${q(p)}: ${files.read(dir) !== undefined ? 'Not a directory' : 'No such file or directory'}\n`);
+      status = 1;
+    } else if (!exists) files.mkdirs(p);
+  }
+  return status;
+};
+
+/** `touch FILE...`: creates empty files; an existing one is left as it is. */
+const hostTouch: Command = (argv, io, ctx) => {
+  const paths = argv.slice(1).filter((a) => !a.startsWith('-'));
+  if (paths.length === 0) {
+    io.stderr("touch: missing file operand\nTry 'touch --help' for more information.\n");
+    return 1;
+  }
+  let status = 0;
+  for (const p of paths) {
+    if (ctx.files.isDir(p) || ctx.files.read(p) !== undefined) continue;
+    const dir = parentOf(p);
+    if (dir !== '' && !ctx.files.isDir(dir)) {
+      io.stderr(`touch: cannot touch ${q(p)}: ${ctx.files.read(dir) !== undefined ? 'Not a directory' : 'No such file or directory'}\n`);
+      status = 1;
+      continue;
+    }
+    ctx.files.write(p, '');
+  }
+  return status;
+};
+
+/** `rm [-r] [-f] FILE...` (coreutils remove.c: `cannot remove 'x': Is a directory`). */
+const hostRm: Command = (argv, io, ctx) => {
+  let recursive = false;
+  let force = false;
+  const paths: string[] = [];
+  for (const a of argv.slice(1)) {
+    if (a === '--recursive') recursive = true;
+    else if (a === '--force') force = true;
+    else if (/^-[rRfiv]+$/.test(a)) {
+      if (/[rR]/.test(a)) recursive = true;
+      if (a.includes('f')) force = true;
+    } else paths.push(a);
+  }
+  if (paths.length === 0) {
+    if (force) return 0;
+    io.stderr("rm: missing operand\nTry 'rm --help' for more information.\n");
+    return 1;
+  }
+  const files = mutable(ctx.files);
+  if (!files) {
+    io.stderr('bash: rm: command not found\n');
+    return 127;
+  }
+  let status = 0;
+  for (const p of paths) {
+    if (files.isDir(p)) {
+      if (!recursive) {
+        io.stderr(`rm: cannot remove ${q(p)}: Is a directory\n`);
+        status = 1;
+      } else files.remove(p);
+    } else if (files.read(p) !== undefined) files.remove(p);
+    else if (!force) {
+      io.stderr(`rm: cannot remove ${q(p)}: No such file or directory\n`);
+      status = 1;
+    }
+  }
+  return status;
+};
 
 /** `ls` on the laptop, over `ctx.files` (one name per line, as ls prints into a pipe). */
 const hostLs: Command = (argv, io, ctx) => {
