@@ -21,7 +21,7 @@ import type { Command, Pending, ShellContext } from './types';
 import type { ClusterAccess, ClusterNodeAccess } from './cluster-access';
 import { apiServerHostPort } from './cluster-access';
 import type { PlaygroundCluster } from './playground';
-import { httpReason, parseUrl, type HttpOutcome, type HttpRequest } from '../engine/node/shell';
+import { httpReason, parseCurlArgs, parseUrl, type HttpOutcome, type HttpRequest } from '../engine/node/shell';
 import { serverVersionInfo } from './kubectl/info';
 
 /** The laptop's view of one published port. */
@@ -113,46 +113,7 @@ export function makeNodeCurl(cluster: ClusterAccess & { network?: DataPlane }, n
  */
 function makeCurl(target: CurlTarget): Command {
   return (argv, io, ctx) => {
-    let method: string | undefined;
-    let data: string | undefined;
-    let silent = false;
-    let showErr = false;
-    let fail = false;
-    let include = false;
-    let head = false;
-    let insecure = false;
-    let output: string | undefined;
-    let writeOut: string | undefined;
-    let maxTimeMs: number | undefined;
-    const headers: Record<string, string> = {};
-    let url: string | undefined;
-    for (let i = 1; i < argv.length; i++) {
-      const a = argv[i];
-      if (a === '-X' || a === '--request') method = argv[++i];
-      else if (a === '-d' || a === '--data' || a === '--data-raw') data = argv[++i];
-      else if (a === '-H' || a === '--header') {
-        const [k, ...v] = (argv[++i] ?? '').split(':');
-        headers[k.trim()] = v.join(':').trim();
-      } else if (a === '-o' || a === '--output') output = argv[++i];
-      else if (a === '-w' || a === '--write-out') writeOut = argv[++i];
-      else if (a === '-m' || a === '--max-time' || a === '--connect-timeout') maxTimeMs = Number(argv[++i]) * 1000;
-      else if (a === '--silent') silent = true;
-      else if (a === '--show-error') showErr = true;
-      else if (a === '--fail') fail = true;
-      else if (a === '--include') include = true;
-      else if (a === '--head') head = true;
-      else if (a === '--insecure') insecure = true;
-      else if (a.startsWith('-') && !a.startsWith('--') && a.length > 1) {
-        for (const ch of a.slice(1)) {
-          if (ch === 's') silent = true;
-          else if (ch === 'S') showErr = true;
-          else if (ch === 'f') fail = true;
-          else if (ch === 'i') include = true;
-          else if (ch === 'I') head = true;
-          else if (ch === 'k') insecure = true;
-        }
-      } else if (!a.startsWith('-')) url = a;
-    }
+    const { method, data, silent, showErr, fail, include, head, insecure, output, writeOut, maxTimeMs, headers, url } = parseCurlArgs(argv);
     if (!url) {
       io.stderr("curl: try 'curl --help' or 'curl --manual' for more information\n");
       return 2;

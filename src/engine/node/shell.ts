@@ -2116,6 +2116,72 @@ function lines(text: string): string[] {
   return ls;
 }
 
+/** curl 8's options as the playground's curl commands read them (`parseCurlArgs`). */
+export interface CurlArgs {
+  /** `-X`/`--request`. */
+  method?: string;
+  /** `-d`/`--data`/`--data-raw` (makes the default method POST). */
+  data?: string;
+  /** `-s`/`--silent`: no progress, no error message unless `showErr`. */
+  silent: boolean;
+  /** `-S`/`--show-error`. */
+  showErr: boolean;
+  /** `-f`/`--fail`: HTTP errors >= 400 exit 22 without the body. */
+  fail: boolean;
+  /** `-i`/`--include`: print the response head. */
+  include: boolean;
+  /** `-I`/`--head`: a HEAD request, the head printed. */
+  head: boolean;
+  /** `-k`/`--insecure`: no certificate check. */
+  insecure: boolean;
+  /** `-o`/`--output` FILE. */
+  output?: string;
+  /** `-w`/`--write-out` format. */
+  writeOut?: string;
+  /** `-m`/`--max-time`/`--connect-timeout`, in virtual ms. */
+  maxTimeMs?: number;
+  /** `-H`/`--header` lines, by name. */
+  headers: Record<string, string>;
+  /** The last operand that is not an option. */
+  url?: string;
+}
+
+/**
+ * Read curl's command line (argv[0] is `curl`): the long options above and bundled short flags
+ * (`-sSfiIk`); unknown options are ignored. Shared by the container/node curl and the laptop's.
+ */
+export function parseCurlArgs(argv: readonly string[]): CurlArgs {
+  const r: CurlArgs = { silent: false, showErr: false, fail: false, include: false, head: false, insecure: false, headers: {} };
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '-X' || a === '--request') r.method = argv[++i];
+    else if (a === '-d' || a === '--data' || a === '--data-raw') r.data = argv[++i];
+    else if (a === '-H' || a === '--header') {
+      const [k, ...v] = (argv[++i] ?? '').split(':');
+      r.headers[k.trim()] = v.join(':').trim();
+    } else if (a === '-o' || a === '--output') r.output = argv[++i];
+    else if (a === '-w' || a === '--write-out') r.writeOut = argv[++i];
+    else if (a === '-m' || a === '--max-time' || a === '--connect-timeout') r.maxTimeMs = Number(argv[++i]) * 1000;
+    else if (a === '--silent') r.silent = true;
+    else if (a === '--show-error') r.showErr = true;
+    else if (a === '--fail') r.fail = true;
+    else if (a === '--include') r.include = true;
+    else if (a === '--head') r.head = true;
+    else if (a === '--insecure') r.insecure = true;
+    else if (a.startsWith('-') && !a.startsWith('--') && a.length > 1) {
+      for (const ch of a.slice(1)) {
+        if (ch === 's') r.silent = true;
+        else if (ch === 'S') r.showErr = true;
+        else if (ch === 'f') r.fail = true;
+        else if (ch === 'i') r.include = true;
+        else if (ch === 'I') r.head = true;
+        else if (ch === 'k') r.insecure = true;
+      }
+    } else if (!a.startsWith('-')) r.url = a;
+  }
+  return r;
+}
+
 /** Parse `http://host:port/path` (scheme optional, as curl accepts). */
 export function parseUrl(raw: string): { scheme: string; host: string; port: number; path: string } | undefined {
   const m = /^(?:(https?):\/\/)?([^/:?#]+|\[[^\]]+\])(?::(\d+))?([/?][^#]*)?$/.exec(raw);
@@ -2508,39 +2574,7 @@ const UTILITIES: Record<string, Utility> = {
   },
   curl: {
     *run(argv, io) {
-      let method: string | undefined;
-      let data: string | undefined;
-      let silent = false;
-      let showErr = false;
-      let fail = false;
-      let include = false;
-      let output: string | undefined;
-      let writeOut: string | undefined;
-      let maxTimeMs: number | undefined;
-      const headers: Record<string, string> = {};
-      let url: string | undefined;
-      for (let i = 1; i < argv.length; i++) {
-        const a = argv[i];
-        if (a === '-X' || a === '--request') method = argv[++i];
-        else if (a === '-d' || a === '--data' || a === '--data-raw') data = argv[++i];
-        else if (a === '-H' || a === '--header') {
-          const [k, ...v] = (argv[++i] ?? '').split(':');
-          headers[k.trim()] = v.join(':').trim();
-        } else if (a === '-o' || a === '--output') output = argv[++i];
-        else if (a === '-w' || a === '--write-out') writeOut = argv[++i];
-        else if (a === '-m' || a === '--max-time' || a === '--connect-timeout') maxTimeMs = Number(argv[++i]) * 1000;
-        else if (a === '--silent') silent = true;
-        else if (a === '--fail') fail = true;
-        else if (a === '--include') include = true;
-        else if (a.startsWith('-') && !a.startsWith('--') && a.length > 1) {
-          for (const ch of a.slice(1)) {
-            if (ch === 's') silent = true;
-            if (ch === 'S') showErr = true;
-            if (ch === 'f') fail = true;
-            if (ch === 'i') include = true;
-          }
-        } else if (!a.startsWith('-')) url = a;
-      }
+      const { method, data, silent, showErr, fail, include, output, writeOut, maxTimeMs, headers, url } = parseCurlArgs(argv);
       if (!url) {
         io.err("curl: try 'curl --help' or 'curl --manual' for more information\n");
         return 2;
