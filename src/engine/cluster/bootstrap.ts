@@ -38,7 +38,7 @@ import type { Program, ProcessContext } from '../node/process';
 import type { TraceFn } from '../trace';
 import { kustomizeBuild, mapFs } from '../../shell/kustomize';
 import type { ClusterNode } from './node';
-import { corednsAddon, kubeadmInitObjects, kubeProxyAddon, type ManifestParams } from './manifests';
+import { corednsAddon, kubeadmClusterAdminsBinding, kubeadmInitObjects, kubeProxyAddon, type ManifestParams } from './manifests';
 import { BOOKSHOP_FILES, BOOKSHOP_IMAGES, BOOKSHOP_KUSTOMIZATION_DIR, BOOKSHOP_NAMESPACE, BOOKSHOP_SECRET_LITERALS, SHELF_CONTROLLER_IMAGE } from './bookshop';
 import { base64 } from '../node/fs';
 
@@ -180,6 +180,9 @@ function kubeadmInitProgram(b: BootContext, onDone: () => void): Program {
               b.milestones.apiServerUp ??= b.clock.now();
               say(`[control-plane-check] kube-apiserver is healthy after ${((b.clock.now() - started) / 1000).toFixed(3)}s`);
               b.trace('kubeadm', `init: kube-apiserver is healthy after ${((b.clock.now() - started) / 1000).toFixed(1)}s`);
+              // initData.Client() -> EnsureAdminClusterRoleBinding: the first client kubeadm builds
+              // from admin.conf binds its group to cluster-admin (no output line of its own).
+              for (const o of objectsOf(kubeadmClusterAdminsBinding(), 'kubeadm')) createOrUpdate(api, o, 'kubeadm');
             },
           },
           {

@@ -395,6 +395,20 @@ export function kubeadmInitObjects(p: ManifestParams): string {
 }
 
 /**
+ * kubeadm's `kubeadm:cluster-admins` ClusterRoleBinding (kubeadm >= 1.29,
+ * cmd/kubeadm/app/phases/kubeconfig/kubeconfig.go `EnsureAdminClusterRoleBindingImpl`, name and
+ * group `constants.ClusterAdminsGroupAndClusterRoleBinding`): binds the group that admin.conf's
+ * client certificate carries to the `cluster-admin` ClusterRole. `kubeadm init` creates it
+ * through super-admin.conf the first time it builds its client (`initData.Client()`), as soon as
+ * the API server answers, before the upload-config phase's objects. The subject is written
+ * without an apiGroup; the API server's rbac/v1 defaulting (`SetDefaults_Subject`) fills
+ * `rbac.authorization.k8s.io`, as stored here. YAML, one document.
+ */
+export function kubeadmClusterAdminsBinding(): string {
+  return 'apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: kubeadm:cluster-admins\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: cluster-admin\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: Group\n  name: kubeadm:cluster-admins\n';
+}
+
+/**
  * kubeadm's CoreDNS addon (phases/addons/dns/manifests.go): ServiceAccount, ClusterRole and
  * ClusterRoleBinding `system:coredns`, the `coredns` ConfigMap (Corefile), the `coredns`
  * Deployment (2 replicas, `k8s-app: kube-dns`, priorityClassName system-cluster-critical,

@@ -100,9 +100,10 @@ const policyRule = (r: Any): PolicyRule => ({ verbs: [...(r.verbs ?? [])], apiGr
  * The RBAC authorizer's `RulesFor` (plugin/pkg/auth/authorizer/rbac/rbac.go, rule resolver
  * `VisitRulesFor`): the rules of every ClusterRoleBinding naming the user, one of its groups or
  * its service account, then of the RoleBindings in `namespace`, in list order. The kind admin's
- * `kubeadm:cluster-admins` group holds cluster-admin (kubeadm >= 1.29 binds it; counted here if
- * the cluster has no such binding). Split as the SelfSubjectRulesReview splits them: resource
- * rules first, then non-resource rules.
+ * `kubeadm:cluster-admins` group holds cluster-admin through the ClusterRoleBinding kubeadm init
+ * creates (src/engine/cluster/manifests.ts `kubeadmClusterAdminsBinding`); deleted, it no longer
+ * counts. Split as the SelfSubjectRulesReview splits them: resource rules first, then
+ * non-resource rules.
  */
 function rulesFor(env: Env, user: string, groups: string[], namespace: string): PolicyRule[] {
   const sa = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(user);
@@ -110,9 +111,6 @@ function rulesFor(env: Env, user: string, groups: string[], namespace: string): 
     (s.kind === 'User' && s.name === user) || (s.kind === 'Group' && groups.includes(s.name)) || (sa !== null && s.kind === 'ServiceAccount' && s.name === sa[2] && (s.namespace ?? bindingNs) === sa[1]);
   const rules: PolicyRule[] = [];
   const crbs: Any[] = env.api.list('clusterrolebindings').items;
-  if (user === KIND_ADMIN_USER && !crbs.some((b) => (b.subjects ?? []).some((s: Any) => s.kind === 'Group' && s.name === 'kubeadm:cluster-admins'))) {
-    for (const r of ((env.api.tryGet('clusterroles', undefined, 'cluster-admin') as Any)?.rules ?? []) as Any[]) rules.push(policyRule(r));
-  }
   const visit = (b: Any, ns: string | undefined) => {
     if (!(b.subjects ?? []).some((s: Any) => applies(s, ns))) return;
     const ref = b.roleRef ?? {};

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { kubeadmClusterAdminsBinding } from '../../engine/cluster/manifests';
 import { bench } from './testing';
 
 // `--as`: kube-apiserver authorizes every request of the command as the impersonated user
@@ -85,7 +86,16 @@ describe('kubectl --as', () => {
     const b = bench();
     expect(b.run('kubectl auth can-i list pods --as=kubernetes-admin')).toMatchObject({ stdout: 'no\n', code: 1 });
     expect(b.run('kubectl get pods --as=kubernetes-admin').stderr).toBe('Error from server (Forbidden): pods is forbidden: User "kubernetes-admin" cannot list resource "pods" in API group "" in the namespace "default"\n');
+    // The group is cluster-admin through the ClusterRoleBinding kubeadm init creates (the test
+    // cluster has no kubeadm: create it, and the ClusterRole, as the booted cluster has them).
+    b.c.apply('apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: cluster-admin\nrules:\n- apiGroups: ["*"]\n  resources: ["*"]\n  verbs: ["*"]\n- nonResourceURLs: ["*"]\n  verbs: ["*"]\n');
+    b.c.apply(kubeadmClusterAdminsBinding());
     expect(b.run('kubectl get pods --as=kubernetes-admin --as-group=kubeadm:cluster-admins')).toMatchObject({ stderr: 'No resources found in default namespace.\n', code: 0 });
+    expect(b.run('kubectl auth can-i delete nodes --as=alice --as-group=kubeadm:cluster-admins')).toMatchObject({ stdout: 'yes\n', code: 0 });
+    // Deleted, the binding no longer grants anything: RBAC decides from the real objects.
+    expect(b.run('kubectl delete clusterrolebinding kubeadm:cluster-admins').stdout).toBe('clusterrolebinding.rbac.authorization.k8s.io "kubeadm:cluster-admins" deleted\n');
+    expect(b.run('kubectl get pods --as=kubernetes-admin --as-group=kubeadm:cluster-admins').stderr).toBe('Error from server (Forbidden): pods is forbidden: User "kubernetes-admin" cannot list resource "pods" in API group "" in the namespace "default"\n');
+    expect(b.run('kubectl auth can-i delete nodes --as=alice --as-group=kubeadm:cluster-admins')).toMatchObject({ stdout: 'no\n', code: 1 });
   });
 
   it('logs and exec need pods/log (get) and pods/exec (create) besides reading the pod', () => {

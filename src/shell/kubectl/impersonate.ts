@@ -26,23 +26,13 @@ type Any = any;
 const has = (list: string[] | undefined, v: string): boolean => (list ?? []).includes('*') || (list ?? []).includes(v);
 
 /**
- * kubeadm >= 1.29 binds the `kubeadm:cluster-admins` group to cluster-admin (the
- * `kubeadm:cluster-admins` ClusterRoleBinding); counted for that group when the cluster has no
- * binding naming it, as `auth can-i --list` counts it for the kind admin.
- */
-function kubeadmClusterAdmin(api: ApiServer, groups: string[]): boolean {
-  if (!groups.includes('kubeadm:cluster-admins')) return false;
-  return !(api.list('clusterrolebindings').items as Any[]).some((b) => (b.subjects ?? []).some((s: Any) => s.kind === 'Group' && s.name === 'kubeadm:cluster-admins'));
-}
-
-/**
  * True when RBAC allows `user` (with `groups`, `system:authenticated` added) the request: a
  * ServiceAccount user (`system:serviceaccount:NS:NAME`) is evaluated as the engine's authorizer
  * evaluates app controllers (src/engine/cluster/rbac.ts); any other user through the bindings
  * naming it or one of its groups. `system:masters` is allowed everything.
  */
 export function impersonatedAllows(api: ApiServer, user: string, groups: string[], a: RequestAttributes): boolean {
-  if (groups.includes('system:masters') || kubeadmClusterAdmin(api, groups)) return true;
+  if (groups.includes('system:masters')) return true;
   const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(user);
   if (m && rbacAllows(api, { namespace: m[1], name: m[2] }, a)) return true;
   const all = ['system:authenticated', ...groups];
@@ -69,7 +59,7 @@ export function impersonatedAllows(api: ApiServer, user: string, groups: string[
  * exactly, or as a prefix when it ends in `*` (evaluation_helpers.go `NonResourceURLMatches`).
  */
 export function impersonatedAllowsNonResource(api: ApiServer, user: string, groups: string[], verb: string, url: string): boolean {
-  if (groups.includes('system:masters') || kubeadmClusterAdmin(api, groups)) return true;
+  if (groups.includes('system:masters')) return true;
   const m = /^system:serviceaccount:([^:]+):([^:]+)$/.exec(user);
   const all = ['system:authenticated', ...groups, ...(m ? ['system:serviceaccounts', `system:serviceaccounts:${m[1]}`] : [])];
   const urlMatches = (rule: string) => rule === '*' || rule === url || (rule.endsWith('*') && url.startsWith(rule.replace(/\*+$/, '')));

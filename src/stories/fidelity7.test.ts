@@ -1,0 +1,25 @@
+/**
+ * A seventh fresh-user pass, engine-level gaps on the product's default cluster (k8s-lab with the
+ * bookshop up): kubeadm's `kubeadm:cluster-admins` ClusterRoleBinding, the kubelet's probe
+ * User-Agent, `nginx -v/-V/-t` in a container.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bookshopFiles } from '../cli';
+import { story, type Story } from './storykit';
+
+describe('fidelity pass 7: engine-level gaps on the default cluster', { timeout: 120_000 }, () => {
+  let s: Story;
+  beforeAll(() => {
+    s = story({ files: bookshopFiles() });
+  }, 120_000);
+
+  it('kubeadm init created the kubeadm:cluster-admins ClusterRoleBinding (kubeadm >= 1.29)', () => {
+    const wide = s.out('kubectl get clusterrolebinding kubeadm:cluster-admins -o wide');
+    expect(wide).toBe('NAME                     ROLE                        AGE   USERS   GROUPS                   SERVICEACCOUNTS\nkubeadm:cluster-admins   ClusterRole/cluster-admin   32s           kubeadm:cluster-admins   \n');
+    const y = s.out('kubectl get clusterrolebinding kubeadm:cluster-admins -o yaml');
+    expect(y).toContain('roleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: cluster-admin\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: Group\n  name: kubeadm:cluster-admins\n');
+    // --as-group is decided by that binding.
+    expect(s.out('kubectl auth can-i delete pods -n kube-system --as=alice --as-group=kubeadm:cluster-admins')).toBe('yes\n');
+    expect(s.out('kubectl auth can-i delete pods -n kube-system --as=alice')).toBe('no\n');
+  });
+});
