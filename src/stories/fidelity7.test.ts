@@ -22,4 +22,28 @@ describe('fidelity pass 7: engine-level gaps on the default cluster', { timeout:
     expect(s.out('kubectl auth can-i delete pods -n kube-system --as=alice --as-group=kubeadm:cluster-admins')).toBe('yes\n');
     expect(s.out('kubectl auth can-i delete pods -n kube-system --as=alice')).toBe('no\n');
   });
+
+  it("the kubelet's HTTP probes send User-Agent kube-probe/<major>.<minor> of the kubelet (v1.35.0)", () => {
+    s.run(`kubectl apply -f - <<EOF
+apiVersion: v1
+kind: Pod
+metadata:
+  name: probed
+spec:
+  containers:
+  - name: web
+    image: nginx:1.27
+    readinessProbe:
+      httpGet:
+        path: /
+        port: 80
+      periodSeconds: 5
+EOF
+sleep 20
+`);
+    expect(s.out('kubectl get node k8s-lab-worker -o jsonpath={.status.nodeInfo.kubeletVersion}')).toBe('v1.35.0\n');
+    const logs = s.out('kubectl logs probed');
+    expect(logs).toMatch(/"GET \/ HTTP\/1\.1" 200 615 "-" "kube-probe\/1\.35" "-"\n/);
+    expect(logs).not.toContain('kube-probe/1.36');
+  });
 });

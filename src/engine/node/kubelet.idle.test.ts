@@ -83,6 +83,7 @@ describe('kubelet: periodic work that finds nothing to do', () => {
     const clock = new Clock();
     const pm = new ProbeManager({
       clock,
+      userAgent: 'kube-probe/1.35',
       cri: () => {
         throw new Error('not used');
       },

@@ -455,6 +455,7 @@ export class Kubelet implements Program {
       fs: machine.fs,
       api,
       config: this.config,
+      version: this.version(),
       recorder: this.recorder,
       cri: () => this.cri(),
       log: (sev, file, msg, kv) => this.log(sev, file, msg, kv),

@@ -1508,7 +1508,7 @@ export class Containerd {
    * `context deadline exceeded (Client.Timeout exceeded while awaiting headers)`, a slow command
    * with `command "..." timed out`. HTTP and TCP probes do not use containerd (they work while it is
    * down); exec probes go through CRI and report errors as `errored`.
-   * `userAgent` defaults to `kube-probe/1.36`; requests come from the node's pod-network
+   * `userAgent` defaults to `kube-probe/1.36` (the kubelet passes its own, `kubeletUserAgent`); requests come from the node's pod-network
    * gateway (`.1`), as an access log shows them. Named ports resolve via the container's ports.
    * Errors: throws `CriError` NotFound for an unknown container.
    */

@@ -47,7 +47,7 @@ import type { ContainerConfig, ContainerStatus, Containerd, PodSandboxStatus } f
 import { CriError } from '../runtime';
 import type { KubeletConfig } from './config';
 import { ImageManager } from './images';
-import { ProbeManager } from './probes';
+import { kubeletUserAgent, ProbeManager } from './probes';
 import { StatusManager } from './statusmanager';
 import type { ProbeView, ReasonEntry, RuntimeContainer, RuntimePodStatus } from './status';
 import { generateAPIPodStatus, shouldContainerBeRestarted } from './status';
@@ -102,6 +102,8 @@ export interface PodWorkersHost {
   /** The network-gated API client. */
   api: ApiServer;
   config: KubeletConfig;
+  /** The kubelet's version (`v1.35.0`): its HTTP probes and lifecycle hooks send `kube-probe/1.35`, `kube-lifecycle/1.35`. */
+  version: string;
   recorder: EventRecorder;
   /** The node's containerd (throws CriError while there is none / it is down). */
   cri(): Containerd;
@@ -385,6 +387,7 @@ export class PodWorkers {
     });
     this.probes = new ProbeManager({
       clock: h.clock,
+      userAgent: kubeletUserAgent('probe', h.version),
       cri: () => h.cri(),
       view: (uid, name) => this.containerView(uid, name),
       pod: (uid) => this.workers.get(uid)?.pod,
@@ -1374,7 +1377,7 @@ export class PodWorkers {
         const port = typeof hg.port === 'number' ? hg.port : Number(((spec.ports ?? []) as Obj[]).find((p) => p.name === hg.port)?.containerPort ?? hg.port);
         const sandbox = this.runtimeCache.get(w?.uid ?? '')?.sandboxes.find((s) => s.ready);
         const ip = String(hg.host ?? sandbox?.ip ?? this.h.nodeIP);
-        const res = this.h.cri().http(ip, port, { method: 'GET', path: String(hg.path ?? '/'), headers: { 'User-Agent': 'kube-lifecycle/1.36' } });
+        const res = this.h.cri().http(ip, port, { method: 'GET', path: String(hg.path ?? '/'), headers: { 'User-Agent': kubeletUserAgent('lifecycle', this.h.version) } });
         const delay = 'delayMs' in res && typeof res.delayMs === 'number' ? res.delayMs : 0;
         const ok = 'status' in res && res.status >= 200 && res.status < 400;
         if (delay > 0) this.h.clock.schedule(delay, () => hookDone(ok), { label: `kubelet: preStop http ${c.name}` });

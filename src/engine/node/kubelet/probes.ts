@@ -39,9 +39,22 @@ export interface ContainerView {
   finished?: boolean;
 }
 
+/**
+ * The User-Agent of the kubelet's HTTP requests for `purpose` (`probe`, `lifecycle`), from the
+ * kubelet's own version: pkg/probe/http/request.go `userAgent` formats `kube-<purpose>/<major>.<minor>`
+ * of `version.Get()` (the semantic version's numbers when it parses). `version` is the kubelet's
+ * `v1.35.0`-style git version; an unparsable one is used whole after `kube-<purpose>/`.
+ */
+export function kubeletUserAgent(purpose: string, version: string): string {
+  const m = /^v?(\d+)\.(\d+)/.exec(version);
+  return `kube-${purpose}/${m ? `${m[1]}.${m[2]}` : version}`;
+}
+
 /** Callbacks the prober uses (implemented by the kubelet's pod workers). */
 export interface ProberHost {
   clock: Clock;
+  /** The `User-Agent` of HTTP probes: `kube-probe/<major>.<minor>` of the kubelet (`kubeletUserAgent`). */
+  userAgent: string;
   cri(): Containerd;
   /** The container as the runtime shows it now. */
   view(podUid: string, containerName: string): ContainerView | undefined;
@@ -307,7 +320,7 @@ export class ProbeManager {
     if (v.startedAt !== undefined && now - v.startedAt < initialDelay * 1000) return true;
     let pending;
     try {
-      pending = this.host.cri().probe(v.id, (w.probe ??= this.probeSpec(w.spec)));
+      pending = this.host.cri().probe(v.id, (w.probe ??= this.probeSpec(w.spec)), { userAgent: this.host.userAgent });
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
       this.host.event(pod, w.container, 'Warning', 'Unhealthy', `${PROBE_NAME[w.type]} probe errored and resulted in failure state: ${e.message}`);
