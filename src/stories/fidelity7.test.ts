@@ -46,4 +46,15 @@ sleep 20
     expect(logs).toMatch(/"GET \/ HTTP\/1\.1" 200 615 "-" "kube-probe\/1\.35" "-"\n/);
     expect(logs).not.toContain('kube-probe/1.36');
   });
+
+  it('nginx -v / -V / -t print on stderr and exit 0 instead of starting a second server', () => {
+    expect(s.run('kubectl exec probed -- nginx -v\necho rc=$?\n').map((b) => b.output)).toEqual([expect.stringMatching(/^nginx version: nginx\/1\.27\.\d+\n$/), 'rc=0\n']);
+    const big = s.out('kubectl exec probed -- nginx -V');
+    expect(big).toMatch(/^nginx version: nginx\/1\.27\.\d+\nbuilt by gcc 12\.2\.0 \(Debian [^)]+\) \nbuilt with OpenSSL 3\.\S+ .*\nTLS SNI support enabled\nconfigure arguments: --prefix=\/etc\/nginx --sbin-path=\/usr\/sbin\/nginx /);
+    expect(big).toContain(' --with-http_v3_module ');
+    expect(s.out('kubectl exec probed -- nginx -t')).toBe('nginx: the configuration file /etc/nginx/nginx.conf syntax is ok\nnginx: the configuration file /etc/nginx/nginx.conf test is successful\n');
+    // stderr, as a redirect shows, and the server keeps serving alone.
+    expect(s.out('kubectl exec probed -- sh -c "nginx -v 2>/dev/null; echo done"')).toBe('done\n');
+    expect(s.out('kubectl exec probed -- sh -c "nginx -v 2>&1 >/dev/null; echo rc=$?"')).toMatch(/^nginx version: nginx\/1\.27\.\d+\nrc=0\n$/);
+  });
 });

@@ -571,33 +571,83 @@ const PERL_BPI_MODEL: ProgramModel = {
 
 const KIND_NODE_LOGS = (file: string) => KLOG(file, 'Handling node with IPs: map[{hostIP}:{}]');
 
+/**
+ * The variables of an nginx image's `nginx` / `nginx-debug` command (directly, or as the argument
+ * of docker-library's `/docker-entrypoint.sh`, which runs its /docker-entrypoint.d scripts for
+ * any `nginx ...` command): `entrypoint` (those scripts' lines, 1.19+), `gcc` (the `built by`
+ * compiler). Undefined for another image or command.
+ */
+function nginxVars(argv: readonly string[], image: ImageRecord): { entrypoint: string; gcc: string } | undefined {
+  const b = base(argv[0]);
+  if (image.family !== 'nginx' && image.family !== 'echoserver') return undefined;
+  if (image.family === 'echoserver') return undefined;
+  const viaEntrypoint = b === 'docker-entrypoint.sh' && (argv[1] === 'nginx' || argv[1] === 'nginx-debug');
+  if (!viaEntrypoint && b !== 'nginx' && b !== 'nginx-debug') return undefined;
+  const v = image.version;
+  const modern = versionAtLeast(v, 1, 19);
+  const entry = viaEntrypoint && modern
+    ? [
+        '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
+        '/docker-entrypoint.sh: Looking for shell scripts in /docker-entrypoint.d/',
+        '/docker-entrypoint.sh: Launching /docker-entrypoint.d/10-listen-on-ipv6-by-default.sh',
+        '10-listen-on-ipv6-by-default.sh: info: Getting the checksum of /etc/nginx/conf.d/default.conf',
+        '10-listen-on-ipv6-by-default.sh: info: Enabled listen on IPv6 in /etc/nginx/conf.d/default.conf',
+        ...(versionAtLeast(v, 1, 25) ? ['/docker-entrypoint.sh: Sourcing /docker-entrypoint.d/15-local-resolvers.envsh'] : []),
+        '/docker-entrypoint.sh: Launching /docker-entrypoint.d/20-envsubst-on-templates.sh',
+        '/docker-entrypoint.sh: Launching /docker-entrypoint.d/30-tune-worker-processes.sh',
+        '/docker-entrypoint.sh: Configuration complete; ready for start up',
+      ].join('\n')
+    : '';
+  return { entrypoint: entry, gcc: modern ? 'gcc 12.2.0 (Debian 12.2.0-14+deb12u1) ' : 'gcc 6.3.0 20170516 (Debian 6.3.0-18+deb9u1) ' };
+}
+
+/**
+ * What `nginx -v`, `-V` and `-t` print (all on stderr; src/core/nginx.c `ngx_show_version_info`
+ * and the `-t` lines of `ngx_main`): `nginx version: nginx/<ver>`; with `-V` also the compiler,
+ * the OpenSSL it was built with, `TLS SNI support enabled` and the configure arguments of
+ * nginx.org's Debian packages (docker-library/nginx); with `-t` the two `the configuration file
+ * /etc/nginx/nginx.conf ...` lines. `flags`: the single-letter options given.
+ */
+function nginxCliOutput(image: ImageRecord, gcc: string, flags: ReadonlySet<string>): string[] {
+  const v = image.version;
+  const out: string[] = [];
+  if (flags.has('v') || flags.has('V')) out.push(`nginx version: nginx/${v}`);
+  if (flags.has('V')) {
+    const modern = versionAtLeast(v, 1, 19);
+    out.push(
+      `built by ${gcc}`,
+      modern ? 'built with OpenSSL 3.0.15 3 Sep 2024' : 'built with OpenSSL 1.1.0f  25 May 2017',
+      'TLS SNI support enabled',
+      'configure arguments: --prefix=/etc/nginx --sbin-path=/usr/sbin/nginx --modules-path=/usr/lib/nginx/modules --conf-path=/etc/nginx/nginx.conf --error-log-path=/var/log/nginx/error.log --http-log-path=/var/log/nginx/access.log --pid-path=/var/run/nginx.pid --lock-path=/var/run/nginx.lock --http-client-body-temp-path=/var/cache/nginx/client_temp --http-proxy-temp-path=/var/cache/nginx/proxy_temp --http-fastcgi-temp-path=/var/cache/nginx/fastcgi_temp --http-uwsgi-temp-path=/var/cache/nginx/uwsgi_temp --http-scgi-temp-path=/var/cache/nginx/scgi_temp --user=nginx --group=nginx --with-compat --with-file-aio --with-threads --with-http_addition_module --with-http_auth_request_module --with-http_dav_module --with-http_flv_module --with-http_gunzip_module --with-http_gzip_static_module --with-http_mp4_module --with-http_random_index_module --with-http_realip_module --with-http_secure_link_module --with-http_slice_module --with-http_ssl_module --with-http_stub_status_module --with-http_sub_module --with-http_v2_module' +
+        (versionAtLeast(v, 1, 25) ? ' --with-http_v3_module' : '') +
+        ` --with-mail --with-mail_ssl_module --with-stream --with-stream_realip_module --with-stream_ssl_module --with-stream_ssl_preread_module --with-cc-opt='-g -O2 -ffile-prefix-map=/data/builder/debuild/nginx-${v}/debian/debuild-base/nginx-${v}=. -fstack-protector-strong -Wformat -Werror=format-security -Wp,-D_FORTIFY_SOURCE=2 -fPIC' --with-ld-opt='-Wl,-z,relro -Wl,-z,now -Wl,--as-needed -pie'`,
+    );
+  }
+  if (flags.has('t')) out.push('nginx: the configuration file /etc/nginx/nginx.conf syntax is ok', 'nginx: the configuration file /etc/nginx/nginx.conf test is successful');
+  return out;
+}
+
 /** The built-in models, in match order (first match wins). */
 export const BUILTIN_MODELS: readonly ModelEntry[] = [
   {
-    name: 'nginx',
+    // `nginx -v` / `-V` / `-t` (src/core/nginx.c `ngx_main`: `ngx_show_version_info`, then
+    // `ngx_test_config`): print on stderr and exit 0 without starting the server; with both, the
+    // version first, then the configuration test.
+    name: 'nginx-cli',
     match: (argv, image) => {
-      const b = base(argv[0]);
-      if (image.family !== 'nginx' && image.family !== 'echoserver') return undefined;
-      if (image.family === 'echoserver') return undefined;
-      const viaEntrypoint = b === 'docker-entrypoint.sh' && (argv[1] === 'nginx' || argv[1] === 'nginx-debug');
-      if (!viaEntrypoint && b !== 'nginx' && b !== 'nginx-debug') return undefined;
-      const v = image.version;
-      const modern = versionAtLeast(v, 1, 19);
-      const entry = viaEntrypoint && modern
-        ? [
-            '/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration',
-            '/docker-entrypoint.sh: Looking for shell scripts in /docker-entrypoint.d/',
-            '/docker-entrypoint.sh: Launching /docker-entrypoint.d/10-listen-on-ipv6-by-default.sh',
-            '10-listen-on-ipv6-by-default.sh: info: Getting the checksum of /etc/nginx/conf.d/default.conf',
-            '10-listen-on-ipv6-by-default.sh: info: Enabled listen on IPv6 in /etc/nginx/conf.d/default.conf',
-            ...(versionAtLeast(v, 1, 25) ? ['/docker-entrypoint.sh: Sourcing /docker-entrypoint.d/15-local-resolvers.envsh'] : []),
-            '/docker-entrypoint.sh: Launching /docker-entrypoint.d/20-envsubst-on-templates.sh',
-            '/docker-entrypoint.sh: Launching /docker-entrypoint.d/30-tune-worker-processes.sh',
-            '/docker-entrypoint.sh: Configuration complete; ready for start up',
-          ].join('\n')
-        : '';
-      return { entrypoint: entry, gcc: modern ? 'gcc 12.2.0 (Debian 12.2.0-14+deb12u1) ' : 'gcc 6.3.0 20170516 (Debian 6.3.0-18+deb9u1) ' };
+      const vars = nginxVars(argv, image);
+      if (!vars) return undefined;
+      const i = base(argv[0]) === 'docker-entrypoint.sh' ? 2 : 1;
+      const flags = new Set<string>();
+      for (const a of argv.slice(i)) if (/^-[a-zA-Z]+$/.test(a)) for (const ch of a.slice(1)) flags.add(ch);
+      if (!flags.has('v') && !flags.has('V') && !flags.has('t')) return undefined;
+      return { ...vars, out: nginxCliOutput(image, vars.gcc, flags).join('\n') };
     },
+    model: { name: 'nginx-cli', memoryMiB: 2, logs: { start: [{ at: 0, line: '{entrypoint}' }, { at: 'end', line: '{out}', stream: 'stderr' }] }, exitAfterMs: 10, exitCode: 0 },
+  },
+  {
+    name: 'nginx',
+    match: nginxVars,
     model: NGINX_MODEL,
   },
   { name: 'httpd', match: (argv, image) => (image.family === 'httpd' && ['httpd-foreground', 'httpd'].includes(base(argv[0])) ? {} : undefined), model: HTTPD_MODEL },
