@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { kubeadmClusterAdminsBinding } from '../../engine/cluster/manifests';
 import { bench } from './testing';
 
 // staging/src/k8s.io/kubectl/pkg/cmd/auth/cani.go: resourceFor (`*` taken as is; unknown types
@@ -36,6 +37,8 @@ describe('kubectl auth can-i warnings', () => {
 describe('kubectl auth can-i --list', () => {
   it("the kind admin: cluster-admin's two rules, then basic-user's, then the discovery and public-info URLs", () => {
     const b = bench();
+    // The bare test API server has no kubeadm: bind the admin's group as kubeadm init does.
+    b.c.apply(kubeadmClusterAdminsBinding());
     const out = b.run('kubectl auth can-i --list').stdout.split('\n');
     expect(out.slice(0, 7)).toEqual([
       'Resources                                       Non-Resource URLs   Resource Names   Verbs',
