@@ -57,4 +57,18 @@ sleep 20
     expect(s.out('kubectl exec probed -- sh -c "nginx -v 2>/dev/null; echo done"')).toBe('done\n');
     expect(s.out('kubectl exec probed -- sh -c "nginx -v 2>&1 >/dev/null; echo rc=$?"')).toMatch(/^nginx version: nginx\/1\.27\.\d+\nrc=0\n$/);
   });
+
+  it("the controllers' system:controller:* ClusterRoles and their bindings to kube-system ServiceAccounts (controller_policy.go)", () => {
+    const roles = s.out('kubectl get clusterroles -o name').split('\n').filter((l) => l.startsWith('clusterrole.rbac.authorization.k8s.io/system:controller:'));
+    // 37 for 1.35's default feature gates (device-taint-eviction-controller needs DRADeviceTaints).
+    expect(roles).toHaveLength(37);
+    expect(roles).toContain('clusterrole.rbac.authorization.k8s.io/system:controller:replicaset-controller');
+    expect(roles).not.toContain('clusterrole.rbac.authorization.k8s.io/system:controller:device-taint-eviction-controller');
+    expect(s.out('kubectl get clusterrolebinding system:controller:job-controller -o wide')).toMatch(/^NAME {31}ROLE {43}AGE {3}USERS {3}GROUPS {3}SERVICEACCOUNTS\nsystem:controller:job-controller {3}ClusterRole\/system:controller:job-controller {3}\S+ +kube-system\/job-controller\n$/);
+    expect(s.out('kubectl describe clusterrole system:controller:replicaset-controller')).toContain(
+      '  Resources                          Non-Resource URLs  Resource Names  Verbs\n  ---------                          -----------------  --------------  -----\n  pods                               []                 []              [create delete list patch watch]\n',
+    );
+    expect(s.out('kubectl auth can-i create pods --as=system:serviceaccount:kube-system:replicaset-controller -n bookshop')).toBe('yes\n');
+    expect(s.out('kubectl auth can-i create deployments.apps --as=system:serviceaccount:kube-system:replicaset-controller -n bookshop')).toBe('no\n');
+  });
 });

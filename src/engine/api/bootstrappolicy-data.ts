@@ -7,7 +7,7 @@
  * `system:service-account-issuer-discovery` bindings of bootstrappolicy/policy.go
  * `ClusterRoleBindings()`), namespace-roles.yaml and namespace-role-bindings.yaml (commit
  * 008b3652959ca58af8be3fb5b6ecfe9ae7638282). The per-controller `system:controller:*` roles
- * (controller-roles.yaml) are not included.
+ * (controller-roles.yaml) are `CONTROLLER_ROLES` at the end.
  *
  * Rule encoding: `"verbs|apiGroups|resources|resourceNames"`, each a comma-separated list (the
  * core group is the empty string; `resourceNames` optional); a non-resource rule is
@@ -420,3 +420,122 @@ export const NAMESPACE_ROLE_BINDINGS: CompactBinding[] = [
     s: ["ServiceAccount:token-cleaner:kube-system"],
   },
 ];
+
+/**
+ * The per-controller ClusterRoles kube-apiserver's rbac/bootstrap-roles hook creates after the
+ * ClusterRoles above (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/controller_policy.go
+ * `buildControllerRoles`; storage_rbac.go appends `ControllerRoles()` to `ClusterRoles()`), each
+ * `system:controller:<name>` bound to the ServiceAccount `kube-system/<name>` (see
+ * `CONTROLLER_ROLE_BINDING_SUBJECT`). Rules transcribed from testdata/controller-roles.yaml
+ * (commit 008b3652959ca58af8be3fb5b6ecfe9ae7638282), in its (name) order, for 1.35's default
+ * feature gates: `device-taint-eviction-controller` is left out (controller_policy.go adds it only
+ * with DRADeviceTaints, alpha and off until 1.36; the fixture was generated with it on).
+ */
+export const CONTROLLER_ROLES: CompactRole[] = [
+  { n: "system:controller:attachdetach-controller", r: ["list,watch||persistentvolumeclaims,persistentvolumes", `${GLW}||nodes`, "patch,update||nodes/status", "list,watch||pods", EV, "create,delete,get,list,watch|storage.k8s.io|volumeattachments", `${GLW}|storage.k8s.io|csidrivers`, `${GLW}|storage.k8s.io|csinodes`] },
+  {
+    n: "system:controller:certificate-controller",
+    r: [
+      "delete,get,list,watch|certificates.k8s.io|certificatesigningrequests",
+      "update|certificates.k8s.io|certificatesigningrequests/approval,certificatesigningrequests/status",
+      "approve|certificates.k8s.io|signers|kubernetes.io/kube-apiserver-client-kubelet",
+      "sign|certificates.k8s.io|signers|kubernetes.io/kube-apiserver-client,kubernetes.io/kube-apiserver-client-kubelet,kubernetes.io/kubelet-serving,kubernetes.io/legacy-unknown",
+      "create|authorization.k8s.io|subjectaccessreviews",
+      EV,
+    ],
+  },
+  { n: "system:controller:clusterrole-aggregation-controller", r: ["escalate,get,list,patch,update,watch|rbac.authorization.k8s.io|clusterroles"] },
+  { n: "system:controller:cronjob-controller", r: ["get,list,update,watch|batch|cronjobs", "create,delete,get,list,patch,update,watch|batch|jobs", "update|batch|cronjobs/status", "update|batch|cronjobs/finalizers", "delete,list,watch||pods", EV] },
+  {
+    n: "system:controller:daemon-set-controller",
+    r: [`${GLW}|apps,extensions|daemonsets`, "update|apps,extensions|daemonsets/status", "update|apps,extensions|daemonsets/finalizers", "list,watch||nodes", "create,delete,list,patch,watch||pods", "create||pods/binding", "create,delete,get,list,patch,update,watch|apps|controllerrevisions", EV],
+  },
+  {
+    n: "system:controller:deployment-controller",
+    r: ["get,list,update,watch|apps,extensions|deployments", "update|apps,extensions|deployments/status", "update|apps,extensions|deployments/finalizers", "create,delete,get,list,patch,update,watch|apps,extensions|replicasets", "get,list,update,watch||pods", EV],
+  },
+  {
+    n: "system:controller:disruption-controller",
+    r: [`${GLW}|apps,extensions|deployments`, `${GLW}|apps,extensions|replicasets`, `${GLW}||replicationcontrollers`, `${GLW}|policy|poddisruptionbudgets`, `${GLW}|apps|statefulsets`, "update|policy|poddisruptionbudgets/status", "patch,update||pods/status", "get|*|*/scale", EV],
+  },
+  { n: "system:controller:endpoint-controller", r: [`${GLW}||pods,services`, "create,delete,get,list,update,watch||endpoints", "create||endpoints/restricted", EV] },
+  { n: "system:controller:endpointslice-controller", r: [`${GLW}||nodes,pods,services`, "update||services/finalizers", "create,delete,get,list,update,watch|discovery.k8s.io|endpointslices", EV] },
+  { n: "system:controller:endpointslicemirroring-controller", r: [`${GLW}||endpoints,services`, "update||services/finalizers", "update||endpoints/finalizers", "create,delete,get,list,update,watch|discovery.k8s.io|endpointslices", EV] },
+  { n: "system:controller:ephemeral-volume-controller", r: [`${GLW}||pods`, "update||pods/finalizers", "create,get,list,watch||persistentvolumeclaims", EV] },
+  { n: "system:controller:expand-controller", r: ["get,list,patch,update,watch||persistentvolumes", "patch,update||persistentvolumeclaims/status", `${GLW}||persistentvolumeclaims`, EV] },
+  { n: "system:controller:generic-garbage-collector", r: ["delete,get,list,patch,update,watch|*|*", EV] },
+  {
+    n: "system:controller:horizontal-pod-autoscaler",
+    r: [`${GLW}|autoscaling|horizontalpodautoscalers`, "update|autoscaling|horizontalpodautoscalers/status", "get,update|*|*/scale", "list,watch||pods", "list,watch|metrics.k8s.io|pods", `${GLW}|custom.metrics.k8s.io|*`, `${GLW}|external.metrics.k8s.io|*`, EV],
+  },
+  { n: "system:controller:job-controller", r: ["get,list,patch,update,watch|batch|jobs", "update|batch|jobs/status", "update|batch|jobs/finalizers", "create,delete,list,patch,watch||pods", EV] },
+  { n: "system:controller:legacy-service-account-token-cleaner", r: ["get||configmaps|kube-apiserver-legacy-service-account-token-tracking", "delete,patch||secrets"] },
+  { n: "system:controller:namespace-controller", r: ["delete,get,list,watch||namespaces", "update||namespaces/finalize,namespaces/status", "delete,deletecollection,get,list,watch|*|*"] },
+  { n: "system:controller:node-controller", r: ["delete,get,list,patch,update,watch||nodes", "patch,update||nodes/status", "patch,update||pods/status", "delete,get,list,watch||pods", EV] },
+  {
+    n: "system:controller:persistent-volume-binder",
+    r: [
+      "create,delete,get,list,update,watch||persistentvolumes",
+      "update||persistentvolumes/status",
+      "get,list,update,watch||persistentvolumeclaims",
+      "update||persistentvolumeclaims/status",
+      "create,delete,get,list,watch||pods",
+      `${GLW}|storage.k8s.io|storageclasses`,
+      "list,watch||nodes",
+      EV,
+      "watch||events",
+    ],
+  },
+  { n: "system:controller:pod-garbage-collector", r: ["delete,list,watch||pods", `${GLW}||nodes`, "patch||pods/status"] },
+  { n: "system:controller:pv-protection-controller", r: ["get,list,update,watch||persistentvolumes", EV] },
+  { n: "system:controller:pvc-protection-controller", r: ["get,list,update,watch||persistentvolumeclaims", "update||persistentvolumeclaims/status", `${GLW}||pods`, EV] },
+  { n: "system:controller:replicaset-controller", r: ["get,list,update,watch|apps,extensions|replicasets", "update|apps,extensions|replicasets/status", "update|apps,extensions|replicasets/finalizers", "create,delete,list,patch,watch||pods", EV] },
+  { n: "system:controller:replication-controller", r: ["get,list,update,watch||replicationcontrollers", "update||replicationcontrollers/status", "update||replicationcontrollers/finalizers", "create,delete,list,patch,watch||pods", EV] },
+  {
+    n: "system:controller:resource-claim-controller",
+    r: [`${GLW}||pods`, "update||pods/finalizers", "create,delete,get,list,watch|resource.k8s.io|resourceclaims", "patch,update|resource.k8s.io|resourceclaims,resourceclaims/status", "patch,update||pods/status", EV, "patch,update|resource.k8s.io|resourceclaims/binding"],
+  },
+  { n: "system:controller:resourcequota-controller", r: ["list,watch|*|*", "update||resourcequotas/status", EV] },
+  { n: "system:controller:root-ca-cert-publisher", r: ["create,update||configmaps", EV] },
+  { n: "system:controller:route-controller", r: ["list,watch||nodes", "patch||nodes/status", EV] },
+  { n: "system:controller:selinux-warning-controller", r: [EV, `${GLW}||persistentvolumes`, `${GLW}||persistentvolumeclaims`, `${GLW}||pods`, `${GLW}|storage.k8s.io|csidrivers`] },
+  { n: "system:controller:service-account-controller", r: ["create||serviceaccounts", EV] },
+  {
+    n: "system:controller:service-cidrs-controller",
+    r: ["get,list,patch,update,watch|networking.k8s.io|servicecidrs", "patch,update|networking.k8s.io|servicecidrs/finalizers", "patch,update|networking.k8s.io|servicecidrs/status", `${GLW}|networking.k8s.io|ipaddresses`, EV],
+  },
+  { n: "system:controller:service-controller", r: [`${GLW}||services`, "patch,update||services/status", "list,watch||nodes", EV] },
+  {
+    n: "system:controller:statefulset-controller",
+    r: [
+      "list,watch||pods",
+      `${GLW}|apps|statefulsets`,
+      "update|apps|statefulsets/status",
+      "update|apps|statefulsets/finalizers",
+      "create,delete,get,patch,update||pods",
+      "create,delete,get,list,patch,update,watch|apps|controllerrevisions",
+      "create,get,list,watch||persistentvolumeclaims",
+      "delete,update||persistentvolumeclaims",
+      "update||pods/finalizers",
+      EV,
+    ],
+  },
+  { n: "system:controller:ttl-after-finished-controller", r: ["delete,get,list,watch|batch|jobs", EV] },
+  { n: "system:controller:ttl-controller", r: ["list,patch,update,watch||nodes", EV] },
+  {
+    n: "system:controller:validatingadmissionpolicy-status-controller",
+    r: [`${GLW}|admissionregistration.k8s.io|validatingadmissionpolicies`, "get,patch,update|admissionregistration.k8s.io|validatingadmissionpolicies/status", EV],
+  },
+  { n: "system:controller:volumeattributesclass-protection-controller", r: [`${GLW}||persistentvolumeclaims`, `${GLW}||persistentvolumes`, "get,list,update,watch|storage.k8s.io|volumeattributesclasses", EV] },
+];
+
+/**
+ * The ClusterRoleBinding of each controller role (controller_policy.go `addControllerRole`:
+ * `NewClusterBinding(role.Name).SAs("kube-system", <name without system:controller:>)`), in the
+ * roles' order, after the ClusterRoleBindings above.
+ */
+export const CONTROLLER_ROLE_BINDINGS: CompactBinding[] = CONTROLLER_ROLES.map((r) => ({
+  n: r.n,
+  role: r.n,
+  s: [`ServiceAccount:${r.n.slice("system:controller:".length)}:kube-system`],
+}));

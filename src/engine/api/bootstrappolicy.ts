@@ -16,6 +16,8 @@ import type { KubeObject } from "./types";
 import {
   CLUSTER_ROLES,
   CLUSTER_ROLE_BINDINGS,
+  CONTROLLER_ROLES,
+  CONTROLLER_ROLE_BINDINGS,
   NAMESPACE_ROLES,
   NAMESPACE_ROLE_BINDINGS,
   type CompactBinding,
@@ -182,8 +184,9 @@ export function aggregateClusterRoleRules(
 }
 
 /**
- * Every default RBAC object, in creation order (ClusterRoles, ClusterRoleBindings, Roles,
- * RoleBindings, as storage_rbac.go's hook reconciles them), the aggregated ClusterRoles with
+ * Every default RBAC object, in creation order (ClusterRoles then the controllers' ClusterRoles,
+ * ClusterRoleBindings then the controllers', Roles, RoleBindings, as storage_rbac.go's hook
+ * reconciles `append(ClusterRoles(), ControllerRoles()...)` and the bindings likewise), the aggregated ClusterRoles with
  * their rules already filled (view, then edit, then admin: each aggregates the one before).
  */
 export function bootstrapPolicyObjects(): KubeObject[] {
@@ -196,7 +199,9 @@ export function bootstrapPolicyObjects(): KubeObject[] {
   }
   return [
     ...clusterRoles,
+    ...CONTROLLER_ROLES.map(roleObject),
     ...CLUSTER_ROLE_BINDINGS.map(bindingObject),
+    ...CONTROLLER_ROLE_BINDINGS.map(bindingObject),
     ...NAMESPACE_ROLES.map(roleObject),
     ...NAMESPACE_ROLE_BINDINGS.map(bindingObject),
   ];

@@ -17,7 +17,9 @@ describe("default bootstrap RBAC policy", () => {
       )
       .stdout.trim()
       .split("\n");
-    expect(names).toHaveLength(31);
+    // 31 of bootstrappolicy ClusterRoles() + 37 system:controller:* ControllerRoles() (1.35 default gates).
+    expect(names).toHaveLength(68);
+    expect(names.filter((n) => n.startsWith("clusterrole.rbac.authorization.k8s.io/system:controller:"))).toHaveLength(37);
     for (const n of [
       "admin",
       "cluster-admin",
