@@ -71,4 +71,17 @@ sleep 20
     expect(s.out('kubectl auth can-i create pods --as=system:serviceaccount:kube-system:replicaset-controller -n bookshop')).toBe('yes\n');
     expect(s.out('kubectl auth can-i create deployments.apps --as=system:serviceaccount:kube-system:replicaset-controller -n bookshop')).toBe('no\n');
   });
+
+  it("an exec session dies with its container's main process: exit code 137", () => {
+    s.run(`kubectl run short --image=busybox:1.36 --restart=Never -- sh -c 'sleep 12; exit 3'
+kubectl wait --for=condition=Ready pod/short --timeout=60s
+`);
+    const started = s.cluster.clock.now();
+    const out = s.run('kubectl exec short -- sleep 100\necho rc=$?\n').map((b) => b.output);
+    expect(out).toEqual(['command terminated with exit code 137\n', 'rc=137\n']);
+    // It ended when the container's init exited (within its 12 s), not after sleep's 100 s.
+    expect(s.cluster.clock.now() - started).toBeLessThan(15_000);
+    s.run('sleep 5\n');
+    expect(s.out("kubectl get pod short -o jsonpath='{.status.containerStatuses[0].state.terminated.exitCode}'")).toBe('3\n');
+  });
 });

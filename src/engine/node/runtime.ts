@@ -361,6 +361,8 @@ interface ContainerRec {
   lastMemory: number;
   /** Set while StartContainer runs: an exit during start is handled after it returns. */
   starting?: { exit?: number };
+  /** Exec sessions still running in the container: each ends its session as killed (137). */
+  execs?: Set<() => void>;
 }
 
 const HEX = '0123456789abcdef';
@@ -1168,6 +1170,7 @@ export class Containerd {
     c.reason = c.oomKilled ? 'OOMKilled' : code === 0 ? 'Completed' : 'Error';
     c.message = '';
     c.lastMemory = 0;
+    this.killExecs(c);
     if (s) {
       for (const [port, owner] of [...s.ports]) if (owner === c.id) s.ports.delete(port);
     }
@@ -1456,19 +1459,42 @@ export class Containerd {
     }
     const execId = this.newId();
     let timer: { cancel(): void } | undefined;
+    let killer: (() => void) | undefined;
     const handle = c.program.exec(argv, (r: ExecOutcome) => {
       timer?.cancel();
+      if (killer) c.execs?.delete(killer);
       if (r.startError) {
         pending.resolve({ stdout: '', stderr: '', exitCode: 126, error: new CriError('Unknown', `failed to exec in container: failed to start exec "${execId}": OCI runtime exec failed: exec failed: unable to start container process: ${r.startError}: unknown`) });
       } else pending.resolve({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode });
     });
     if (!pending.settled && opts.timeoutMs !== undefined && opts.timeoutMs > 0) {
       timer = this.clock.schedule(opts.timeoutMs, () => {
+        if (killer) c.execs?.delete(killer);
         handle.cancel();
         pending.resolve({ stdout: '', stderr: '', exitCode: -1, timedOut: true });
       }, { label: `containerd[${this.nodeName}]: exec timeout` });
     }
+    if (!pending.settled) {
+      // The exec'd process lives in the container's cgroup and PID namespace: when the container's
+      // init dies, the kernel kills every process of the namespace with SIGKILL
+      // (zap_pid_ns_processes), so the session ends with 128+9 (runc's exit status of a killed
+      // process); kubectl prints `command terminated with exit code 137`.
+      killer = () => {
+        timer?.cancel();
+        handle.cancel();
+        pending.resolve({ stdout: '', stderr: '', exitCode: 137 });
+      };
+      (c.execs ??= new Set()).add(killer);
+    }
     return pending;
+  }
+
+  /** The container's init is gone: every exec session still running in it is killed (see `exec`). */
+  private killExecs(c: ContainerRec): void {
+    const execs = c.execs;
+    if (!execs || execs.size === 0) return;
+    c.execs = undefined;
+    for (const kill of execs) kill();
   }
 
   /**
