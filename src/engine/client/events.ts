@@ -197,10 +197,39 @@ interface EventLog {
 // a missing part counting as ''. `join` makes one flat string (memory: a key built with `+` is
 // a tree of its pieces, which the LRU caches would keep; no per-part callback either).
 
-/** `getEventKey`: source, object (with fieldPath), type, reason, message. */
-function eventKey(e: CoreEvent): string {
+/**
+ * The correlator's keys are client-go's (`getEventKey`, `getSpamKey`, the aggregate key), less
+ * what every event of one recorder shares: its source (`component` + `host`) at the front and,
+ * in the aggregate key, its reporting component and instance at the end when they equal that
+ * source. All shortened keys of an LRU lack the same prefix (and suffix), so exactly the same
+ * keys are equal (performance only: a 10k-pod cluster keeps ~170,000 keys). Any other key (an
+ * event from another source: none in the engine, a recorder stamps its own) is the whole key
+ * behind a NUL, which no shortened key starts with (they start with the involved object's kind).
+ */
+interface OwnSource {
+  /** `component + (host ?? '')`, as the keys join them. */
+  source: string;
+  component: string;
+  host: string;
+}
+
+/** Marks a key kept whole (an event not from the recorder's own source). */
+const FOREIGN = '\u0000';
+
+function isOwnSource(e: CoreEvent, own: OwnSource): boolean {
+  return (e.source.component ?? '') === own.component && (e.source.host ?? '') === own.host;
+}
+
+/** The full key's source prefix, behind `FOREIGN` (an event from another source). */
+function foreignPrefix(e: CoreEvent): string {
+  return FOREIGN + (e.source.component ?? '') + (e.source.host ?? '');
+}
+
+/** `getEventKey`: source, object (with fieldPath), type, reason, message (source left out: see `OwnSource`). */
+function eventKey(e: CoreEvent, own: OwnSource): string {
   const o = e.involvedObject;
-  return [e.source.component ?? '', e.source.host ?? '', o.kind ?? '', o.namespace ?? '', o.name ?? '', o.fieldPath ?? '', o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? '', e.message ?? ''].join('');
+  const rest = [o.kind ?? '', o.namespace ?? '', o.name ?? '', o.fieldPath ?? '', o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? '', e.message ?? ''].join('');
+  return isOwnSource(e, own) ? rest : foreignPrefix(e) + rest;
 }
 
 /** True when `eventKey(a) === eventKey(b)` because every part is the same string. */
@@ -222,16 +251,35 @@ function sameKeyFields(a: CoreEvent, b: CoreEvent): boolean {
   );
 }
 
-/** `getSpamKey`: source and object only. */
-function spamKey(e: CoreEvent): string {
+/** `getSpamKey`: source and object only (source left out: see `OwnSource`). */
+function spamKey(e: CoreEvent, own: OwnSource): string {
   const o = e.involvedObject;
-  return [e.source.component ?? '', e.source.host ?? '', o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? ''].join('');
+  const rest = [o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? ''].join('');
+  return isOwnSource(e, own) ? rest : foreignPrefix(e) + rest;
 }
 
-/** `EventAggregatorByReasonFunc`'s aggregate key (its local key is the message). */
-function aggregateKey(e: CoreEvent): string {
+/**
+ * `EventAggregatorByReasonFunc`'s aggregate key (its local key is the message), for the
+ * aggregate LRU: source and, when it is the recorder's own source, the reporting suffix left out
+ * (see `OwnSource`). `aggregateLogKey` is the same key with the suffix kept, for the event
+ * logger's LRU, which holds it next to event keys (those end differently).
+ */
+function aggregateKey(e: CoreEvent, own: OwnSource): string {
+  const mid = aggregateMid(e);
+  const suffix = (e.reportingComponent ?? '') + (e.reportingInstance ?? '');
+  if (!isOwnSource(e, own)) return foreignPrefix(e) + mid + suffix;
+  return suffix === own.source ? mid : FOREIGN + own.source + mid + suffix;
+}
+
+/** The aggregate key with its reporting suffix, source left out as in `eventKey`. */
+function aggregateLogKey(e: CoreEvent, own: OwnSource): string {
+  const rest = aggregateMid(e) + (e.reportingComponent ?? '') + (e.reportingInstance ?? '');
+  return isOwnSource(e, own) ? rest : foreignPrefix(e) + rest;
+}
+
+function aggregateMid(e: CoreEvent): string {
   const o = e.involvedObject;
-  return [e.source.component ?? '', e.source.host ?? '', o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? '', e.reportingComponent ?? '', e.reportingInstance ?? ''].join('');
+  return [o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? ''].join('');
 }
 
 /**
@@ -247,10 +295,19 @@ export class EventCorrelator {
   private logs = new Lru<EventLog>(EVENT_LRU_ENTRIES);
   private spam = new Lru<TokenBucket>(EVENT_LRU_ENTRIES);
 
+  private readonly own: OwnSource;
+
+  /**
+   * `source`: the recorder's `source.component` and `source.host`, left out of its keys (see
+   * `OwnSource`; default none: component and host '').
+   */
   constructor(
     private readonly clock: Clock,
     private readonly newName: (objectName: string) => string,
-  ) {}
+    source: { component: string; host?: string } = { component: '' },
+  ) {
+    this.own = { source: source.component + (source.host ?? ''), component: source.component, host: source.host ?? '' };
+  }
 
   /** `EventCorrelate`: what to write for `ev` (a fresh event from `makeEvent`). */
   correlate(ev: CoreEvent): CorrelateResult {
@@ -265,7 +322,7 @@ export class EventCorrelator {
    * when `stored` has the same key fields as its event (performance only: no key rebuilt).
    */
   updateState(stored: CoreEvent, written?: CorrelateResult): void {
-    const key = written?.eventKey !== undefined && sameKeyFields(stored, written.event) ? written.eventKey : eventKey(stored);
+    const key = written?.eventKey !== undefined && sameKeyFields(stored, written.event) ? written.eventKey : eventKey(stored, this.own);
     this.logs.add(key, {
       count: stored.count,
       firstTimestamp: stored.firstTimestamp,
@@ -277,14 +334,14 @@ export class EventCorrelator {
   /** `EventAggregator.EventAggregate`. */
   private aggregate(ev: CoreEvent): [CoreEvent, string] {
     const now = this.clock.now();
-    const aggKey = aggregateKey(ev);
+    const aggKey = aggregateKey(ev, this.own);
     const localKey = ev.message;
     let record = this.aggregates.get(aggKey);
     if (!record || now - record.lastMs > AGGREGATE_INTERVAL_MS) record = { localKeys: [localKey], lastMs: now };
     else if (!record.localKeys.includes(localKey)) record.localKeys.push(localKey);
     record.lastMs = now;
     this.aggregates.add(aggKey, record);
-    if (record.localKeys.length < AGGREGATE_MAX_EVENTS) return [ev, eventKey(ev)];
+    if (record.localKeys.length < AGGREGATE_MAX_EVENTS) return [ev, eventKey(ev, this.own)];
     // Go's PopAny removes an arbitrary member (map order); we remove the oldest, deterministically.
     record.localKeys.shift();
     const ts = this.clock.rfc3339(now);
@@ -305,7 +362,7 @@ export class EventCorrelator {
       reportingComponent: '',
       reportingInstance: '',
     };
-    return [combined, aggKey];
+    return [combined, aggregateLogKey(ev, this.own)];
   }
 
   /** `eventLogger.eventObserve`: a key seen before becomes a patch of count/lastTimestamp/message. */
@@ -326,7 +383,7 @@ export class EventCorrelator {
 
   /** `EventSourceObjectSpamFilter.Filter`: true = drop. */
   private filter(ev: CoreEvent): boolean {
-    const k = spamKey(ev);
+    const k = spamKey(ev, this.own);
     let bucket = this.spam.get(k);
     if (!bucket) bucket = new TokenBucket(this.clock, SPAM_QPS, SPAM_BURST);
     const drop = !bucket.tryAccept();
@@ -386,7 +443,7 @@ export class EventRecorder {
     this.component = opts.component;
     this.host = opts.host;
     this.sink = opts.sink;
-    this.correlator = new EventCorrelator(opts.clock, (name) => `${name}.${unixNanosHex(this.nextNs())}`);
+    this.correlator = new EventCorrelator(opts.clock, (name) => `${name}.${unixNanosHex(this.nextNs())}`, { component: opts.component, host: opts.host });
   }
 
   /**
