@@ -22,6 +22,7 @@ import type { DirSnapshot, FileSystem } from '../fs';
 import { joinPath, FsError, snapshotFiles } from '../fs';
 import type { FsMount, MountSource } from '../shell';
 import { syntheticDigestHex } from '../registry';
+import { flattenString } from '../../strings';
 
 type Obj = Record<string, unknown>;
 
@@ -185,6 +186,22 @@ export function expandVars(s: string, lookup: (name: string) => string | undefin
  * `services` are the pod namespace's Services (when `enableServiceLinks`) plus `default/kubernetes`.
  */
 export function serviceEnv(services: readonly KubeObject[]): Record<string, string> {
+  // Memo by the Services' identity (performance only: the variables are a pure function of the
+  // Services, and informer objects are never mutated, so the same objects give the same record).
+  // Every container of a node then shares one set of value strings instead of building its
+  // own (~10k `tcp://...` strings at 10k pods). Callers get a copy, as before.
+  if (!services.length) return {};
+  const hit = serviceEnvMemo.get(services[0]);
+  if (hit && sameInputs(hit.services, services)) return { ...hit.env };
+  const env = computeServiceEnv(services);
+  serviceEnvMemo.set(services[0], { services: services.slice(), env });
+  return { ...env };
+}
+
+/** `serviceEnv`'s memo: by the first Service, the last list it began and its variables. */
+const serviceEnvMemo = new WeakMap<KubeObject, { services: readonly KubeObject[]; env: Readonly<Record<string, string>> }>();
+
+function computeServiceEnv(services: readonly KubeObject[]): Record<string, string> {
   const out: Record<string, string> = {};
   const sorted = [...services].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
   for (const s of sorted) {
@@ -260,7 +277,7 @@ function secretData(o: Readonly<KubeObject> | undefined): Record<string, string>
  */
 export function containerEnv(container: Obj, f: PodFacts, src: ObjectSource, services: readonly KubeObject[]): Record<string, string> {
   const ns = f.pod.metadata.namespace ?? 'default';
-  const env: Record<string, string> = { ...serviceEnv(services) };
+  const env: Record<string, string> = serviceEnv(services); // a fresh record
   for (const ef of (container.envFrom as Obj[] | undefined) ?? []) {
     const prefix = String(ef.prefix ?? '');
     const cmRef = ef.configMapRef as Obj | undefined;
@@ -327,8 +344,10 @@ export function fakeToken(podUid: string, ns: string, sa: string): string {
   let t = tokenMemo.get(key);
   if (t === undefined) {
     if (tokenMemo.size >= TOKEN_MEMO_MAX) tokenMemo.clear();
-    t = computeFakeToken(podUid, ns, sa);
-    tokenMemo.set(key, t);
+    // Flat (performance only: the template's pieces, slices of longer digests, would otherwise
+    // stay alive with every pod's token file; ~270 bytes a token).
+    t = flattenString(computeFakeToken(podUid, ns, sa));
+    tokenMemo.set(flattenString(key), t);
   }
   return t;
 }
@@ -573,7 +592,12 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       // Remember only a tree that holds the payload now (a payload `writeAll` cannot leave in
       // place, e.g. one with a path outside `dir`, is written again on every call, as before).
       const disk = memo ? fs.snapshotDir(dir) : undefined;
-      if (memo && disk && (found || snapshotHolds(disk, files) || payloadOnDisk(fs, dir, files))) memo.list = [...memo.list, { name, specGen, inputs: inputs.slice(), disk }];
+      if (memo && disk && (found || snapshotHolds(disk, files) || payloadOnDisk(fs, dir, files))) {
+        const entry = { name, specGen, inputs: inputs.slice(), disk };
+        // An array literal is exactly sized; a spread of the usual empty list reserves 17 slots
+        // (performance only: one list per pod, most with one entry).
+        memo.list = memo.list.length ? [...memo.list, entry] : [entry];
+      }
       out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
     } else if (v.hostPath) {
       const hp = v.hostPath as Obj;
