@@ -451,6 +451,7 @@ export class PodWorkers {
       if (!podsDifferSemantically(old, pod)) {
         // The specs are deepEqual (podsDifferSemantically compares the whole spec).
         inheritContainerHashes(old, pod);
+        this.refreshMemoConditions(w);
         return;
       }
       w.specGen++;
@@ -703,6 +704,23 @@ export class PodWorkers {
       this.reasons.set(uid, m);
     }
     return m;
+  }
+
+  /**
+   * A status-only pod update arrived: the status memo's `conditions` (only ever compared with
+   * the pod's by value, see `computeStatus`) move to the new pod's equal conditions, or, when
+   * they differ, the memo is dropped. Performance only: a dropped memo means a full
+   * computation, which gives the status the memo would have (see `computeStatus`), and with
+   * different conditions the next `computeStatus` would not use this memo anyway unless the
+   * conditions changed back. Either way the memo stops holding an older pod's conditions (the
+   * kubelet's own status writes echo back as new pod objects; ~3 MB at 10k pods).
+   */
+  private refreshMemoConditions(w: Worker): void {
+    const m = w.statusMemo;
+    const now = w.pod.status?.conditions;
+    if (!m || m.conditions === now) return;
+    if (deepEqual(m.conditions, now)) m.conditions = now;
+    else w.statusMemo = undefined;
   }
 
   /** Compute and record the pod's status from a runtime view. */
