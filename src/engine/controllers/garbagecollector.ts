@@ -176,6 +176,14 @@ class AbsentOwnerCache {
 }
 
 const IS_GONE = 'is gone';
+
+/**
+ * The dependents of a node that has had none: one shared empty set, replaced by the node's own
+ * set with its first dependent (`addDependentToOwners`; the only other change, a `delete`, finds
+ * nothing in it). Performance only: most objects (pods) never own anything, and an empty Set
+ * per graph node was ~2 MB at 10k pods.
+ */
+const NO_DEPENDENTS: Set<GraphNode> = new Set();
 const uidMismatch = (kind: string, liveUid: string | undefined) => `is gone (the live ${kind} of that name has uid ${liveUid})`;
 
 // ------------------------------------------------------------------------------ the controller
@@ -321,7 +329,8 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
         attemptToDelete.add(owner.uid);
         continue;
       }
-      ownerNode.dependents.add(n);
+      if (ownerNode.dependents === NO_DEPENDENTS) ownerNode.dependents = new Set([n]);
+      else ownerNode.dependents.add(n);
       if (potentiallyInvalid) continue;
       const ownerIsNamespaced = ownerNode.identity.namespace.length > 0;
       if (ownerIsNamespaced && ownerNode.identity.namespace !== n.identity.namespace) {
@@ -412,7 +421,7 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
       const n: GraphNode = {
         identity: observed,
         owners: [...(meta.ownerReferences ?? [])],
-        dependents: new Set(),
+        dependents: NO_DEPENDENTS,
         virtual: false,
         beingDeleted: !!meta.deletionTimestamp,
         deletingDependents: !!meta.deletionTimestamp && hasFinalizer(obj, FINALIZER_DELETE_DEPENDENTS),
