@@ -35,6 +35,7 @@ import type { ContainerAttach } from './stdin';
 import { ImageReferenceError, ImageRegistry, knownImage, localBuildImage, parseImageRef, syntheticDigestHex } from './registry';
 import type { FsMount, HttpOutcome, HttpRequest } from './shell';
 import { parseUrl } from './shell';
+import { flattenString } from '../strings';
 
 // ---------------------------------------------------------------------------------------------
 // Errors and pending results
@@ -606,7 +607,9 @@ export class Containerd {
       const n = this.rng.int(0, 0xffff);
       s += HEX[(n >> 12) & 15] + HEX[(n >> 8) & 15] + HEX[(n >> 4) & 15] + HEX[n & 15];
     }
-    return s;
+    // Flat (performance only): built by `+=`, the id is a chain of sixteen 4-character pieces
+    // (~900 bytes instead of ~80), kept by every container record, status and log line source.
+    return flattenString(s);
   }
 
   /** Subscribe to container events (delivered while containerd runs). Returns an unsubscribe function. */
