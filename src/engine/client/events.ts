@@ -24,6 +24,7 @@ import { ApiError } from '../api/errors';
 import type { ApiServer } from '../api/server';
 import type { KubeObject } from '../api/types';
 import { TokenBucket } from './workqueue';
+import { flattenString } from '../strings';
 
 /** Event types (`v1.EventTypeNormal`, `v1.EventTypeWarning`). */
 export type EventType = 'Normal' | 'Warning';
@@ -460,7 +461,8 @@ export class EventRecorder {
     const event: CoreEvent = {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `${ref.name}.${unixNanosHex(ns)}`, namespace: ref.namespace || 'default' },
+      // The name flat (performance only: the stored Event, its TTL entry and the LRU keep it).
+      metadata: { name: flattenString(`${ref.name}.${unixNanosHex(ns)}`), namespace: ref.namespace || 'default' },
       involvedObject: ref,
       reason,
       message,

@@ -52,6 +52,7 @@ import { klogLine } from '../node/kubelet/util';
 import type { TraceFn } from '../trace';
 import type { ClusterDataPlane, DnsServer, RuleEndpoint } from './network';
 import { CLUSTER_DOMAIN, emptyRules } from './network';
+import { flattenString } from '../strings';
 import { kindnetConflist } from './manifests';
 import { nodeIpamController } from './nodeipam';
 import { registerAppControllerPrograms } from './appcontrollers';
@@ -467,6 +468,7 @@ function syncProxyRules(env: ComponentEnv, nodeName: string, services: Informer,
     if (spec.type === 'ExternalName') continue;
     const ns = svc.metadata.namespace!;
     const name = svc.metadata.name!;
+    const owner = flattenString(`${ns}/${name}`);
     const ips: string[] = (spec.clusterIPs as string[] | undefined) ?? (spec.clusterIP ? [spec.clusterIP] : []);
     const mySlices = (slices.lister.list(ns) as KubeObject[]).filter((s) => s.metadata.labels?.['kubernetes.io/service-name'] === name);
     for (const sp of (spec.ports ?? []) as { name?: string; port: number; protocol?: string; nodePort?: number }[]) {
@@ -489,13 +491,16 @@ function syncProxyRules(env: ComponentEnv, nodeName: string, services: Informer,
       const eps = ready.length ? ready : serving;
       for (const ip of ips) {
         if (!ip || ip === 'None') continue;
-        const key = `${ip}:${sp.port}/${proto}`;
+        // Keys and owner names flat (performance only: every node's rules keep them, rebuilt on
+        // each EndpointSlice change; a template's pieces cost several times the text).
+        const key = flattenString(`${ip}:${sp.port}/${proto}`);
         rules.services.set(key, eps);
-        rules.owners.set(key, `${ns}/${name}`);
+        rules.owners.set(key, owner);
       }
       if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer') && sp.nodePort) {
-        rules.nodePorts.set(`${sp.nodePort}/${proto}`, eps);
-        rules.owners.set(`${sp.nodePort}/${proto}`, `${ns}/${name}`);
+        const key = flattenString(`${sp.nodePort}/${proto}`);
+        rules.nodePorts.set(key, eps);
+        rules.owners.set(key, owner);
       }
     }
   }

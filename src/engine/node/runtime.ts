@@ -1007,7 +1007,8 @@ export class Containerd {
       config,
       attempt,
       image,
-      requestedImage: requested,
+      // Flat (performance only: `parseImageRef` builds the reference from slices of the input).
+      requestedImage: flattenString(requested),
       state: 'CONTAINER_CREATED',
       createdAt: this.clock.now(),
       startedAt: 0,
