@@ -51,7 +51,7 @@ function recorder(c: Cluster, name: string) {
     for (const p of pods) {
       if (!p.spec?.nodeName) continue;
       for (const ct of p.spec.containers ?? []) {
-        let lines: string[] = [];
+        let lines: string[];
         try {
           lines = c.containerLogs(p.metadata.namespace!, p.metadata.name!, ct.name, false, { timestamps: true });
         } catch (e) {
