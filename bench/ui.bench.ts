@@ -216,13 +216,17 @@ async function coldStart(browser: Browser, base: string): Promise<{ ms: number; 
     // page's own scripts are then counted by their resource timing, which is exact. (Counting what
     // Node saw before it noticed the drawing counted a worker started just after the first paint:
     // Node polls every 50 ms.)
+    // Responses are recorded only until Node learns the bookshop was drawn; a body that arrives
+    // after that (the await) is not recorded either, so a script dropped below cannot come back
+    // (it did: a worker started just after the drawing was counted in some runs).
     let drawn = false;
     const onResponse = async (url: string, type: string, body: () => Promise<Buffer>) => {
       if (drawn || !(type === 'script' || url.endsWith('.js'))) return;
       if (scripts.has(url)) return;
       scripts.set(url, 0);
       try {
-        scripts.set(url, gzipSync(await body()).length);
+        const n = gzipSync(await body()).length;
+        if (!drawn) scripts.set(url, n);
       } catch {
         // a response without a body (redirect): nothing to count
       }
@@ -231,15 +235,15 @@ async function coldStart(browser: Browser, base: string): Promise<{ ms: number; 
     await page.goto(base, { waitUntil: 'commit' });
     const handle = await page.waitForFunction('window.__bookshopDrawn', undefined, { timeout: 60_000, polling: 50 });
     const ms = (await handle.jsonValue()) as number;
+    drawn = true;
     // Workers created before that moment (page time, from the wrapped constructor): their scripts
     // count, with what they imported by then (as far as Node saw it).
     const workersBefore = (await page.evaluate(`window.__workersCreated.filter((w) => w.t <= window.__bookshopDrawn).map((w) => w.url)`)) as string[];
     if (workersBefore.length === 0) scripts.clear();
     // The page's scripts requested before that moment (resource timing), and the workers'.
     const loadedBefore = (await page.evaluate(`performance.getEntriesByType('resource').filter((e) => e.startTime <= window.__bookshopDrawn && e.name.endsWith('.js')).map((e) => e.name)`)) as string[];
-    drawn = true;
     for (const url of [...loadedBefore, ...workersBefore]) {
-      if (scripts.has(url)) continue;
+      if (scripts.get(url)) continue; // recorded with its size (0: its body came too late)
       const file = join(OUT_DIR, new URL(url).pathname);
       if (existsSync(file)) scripts.set(url, gzipSync(readFileSync(file)).length);
     }
