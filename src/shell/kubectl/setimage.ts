@@ -66,18 +66,7 @@ export function setImage(env: Env): number {
     images.set(p.slice(0, eq), p.slice(eq + 1));
   }
   discover(env, 4);
-  const objs: { type: ResourceType; obj: KubeObject }[] = [];
-  if (manifests) {
-    for (const { object } of manifests.objects) {
-      const type = env.api.typeOfObject(object);
-      objs.push({ type, obj: env.api.get(type, objectNamespace(env, type, object), object.metadata.name ?? '') });
-    }
-  } else {
-    const selector = env.flags.str('selector');
-    const sel = parseResourceArgs(env, resources, { allowEmptySelector: env.flags.bool('all'), hasSelector: selector !== '' });
-    if (sel.mode === 'names') for (const r of sel.refs) objs.push({ type: r.type, obj: env.api.get(r.type, r.type.namespaced ? env.namespace : undefined, r.name) });
-    else for (const t of sel.types) for (const o of env.api.list(t, { namespace: env.namespace, labelSelector: selector || undefined }).items) objs.push({ type: t, obj: o });
-  }
+  const objs = setTargets(env, resources, manifests, env.flags.str('selector'));
   const printer = new ResultPrinter(output);
   const errs: unknown[] = [];
   for (const { type, obj } of objs) {
@@ -153,17 +142,7 @@ export function setServiceAccount(env: Env): number {
     throw fail("You must provide one or more resources by argument or filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n   '<resource> <name>'\n   '<resource>'");
   }
   discover(env, 4);
-  const objs: { type: ResourceType; obj: KubeObject }[] = [];
-  if (manifests) {
-    for (const { object } of manifests.objects) {
-      const type = env.api.typeOfObject(object);
-      objs.push({ type, obj: env.api.get(type, objectNamespace(env, type, object), object.metadata.name ?? '') });
-    }
-  } else {
-    const sel = parseResourceArgs(env, resources, { allowEmptySelector: env.flags.bool('all'), hasSelector: false });
-    if (sel.mode === 'names') for (const r of sel.refs) objs.push({ type: r.type, obj: env.api.get(r.type, r.type.namespaced ? env.namespace : undefined, r.name) });
-    else for (const t of sel.types) for (const o of env.api.list(t, { namespace: env.namespace }).items) objs.push({ type: t, obj: o });
-  }
+  const objs = setTargets(env, resources, manifests, '');
   const printer = new ResultPrinter(output);
   const errs: unknown[] = [];
   for (const { type, obj } of objs) {
@@ -197,4 +176,25 @@ export function setServiceAccount(env: Env): number {
     return 1;
   }
   return 0;
+}
+
+/**
+ * The objects a `kubectl set` subcommand changes (set/helper.go's resource builder): those named
+ * in `-f`/`-k` manifests (read from the server), or `resources` as names, or every object of the
+ * types in the namespace matching `selector` ('' = all). Errors: the API's NotFound and the
+ * resource-argument errors of `parseResourceArgs`.
+ */
+function setTargets(env: Env, resources: string[], manifests: ReturnType<typeof readManifestFlags>, selector: string): { type: ResourceType; obj: KubeObject }[] {
+  const objs: { type: ResourceType; obj: KubeObject }[] = [];
+  if (manifests) {
+    for (const { object } of manifests.objects) {
+      const type = env.api.typeOfObject(object);
+      objs.push({ type, obj: env.api.get(type, objectNamespace(env, type, object), object.metadata.name ?? '') });
+    }
+    return objs;
+  }
+  const sel = parseResourceArgs(env, resources, { allowEmptySelector: env.flags.bool('all'), hasSelector: selector !== '' });
+  if (sel.mode === 'names') for (const r of sel.refs) objs.push({ type: r.type, obj: env.api.get(r.type, r.type.namespaced ? env.namespace : undefined, r.name) });
+  else for (const t of sel.types) for (const o of env.api.list(t, { namespace: env.namespace, labelSelector: selector || undefined }).items) objs.push({ type: t, obj: o });
+  return objs;
 }
