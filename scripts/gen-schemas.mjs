@@ -103,3 +103,5 @@ console.log(`wrote ${KINDS.length} kinds and ${Object.keys(shared).length} share
 
 // The engine's compact field table (src/engine/api/schema/fields.json) is derived from these schemas.
 await import('./gen-fields.mjs');
+// kubectl explain's documentation (src/shell/kubectl/explain-docs.json), from the same package.
+await import('./gen-explain.mjs');

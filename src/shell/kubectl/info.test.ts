@@ -105,7 +105,7 @@ users:
     const r = b.run('kubectl explain pods');
     expect(r.stdout.startsWith('KIND:       Pod\nVERSION:    v1\n\nDESCRIPTION:\n    Pod is a collection of containers that can run on a host. This resource is\n    created by clients and scheduled onto hosts.\n    \nFIELDS:\n  apiVersion\t<string>\n')).toBe(true);
     expect(b.run('kubectl explain deploy.spec.replicas').stdout).toBe(
-      'GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n\nFIELD: replicas <integer>\n\n\nDESCRIPTION:\n    Number of desired pods. This is a pointer to distinguish between explicit\n    zero and not specified. Defaults to 1.\n    \n',
+      'GROUP:      apps\nKIND:       Deployment\nVERSION:    v1\n\nFIELD: replicas <integer>\n\n\nDESCRIPTION:\n    Number of desired pods. This is a pointer to distinguish between explicit\n    zero and not specified. Defaults to 1.\n    \n\n',
     );
     expect(b.run('kubectl explain pod.spec.containers').stdout).toContain('  name\t<string> -required-\n');
     expect(b.run('kubectl explain foo')).toEqual({ stdout: '', stderr: 'the server doesn\'t have a resource type "foo"\n', code: 1 });
