@@ -720,11 +720,13 @@ export class ApiServer {
     this.admission.validate('CREATE', t, obj, undefined, requestName);
     limitRangerValidate(this, t, obj);
     admitQuota(this, t, obj, !!opts.dryRun);
-    if (opts.dryRun) return obj;
-
+    // A dry run goes through BeforeCreate (uid, creationTimestamp) and PrepareForCreate
+    // (generation) like a real create; only the storage write, and so the resourceVersion, is
+    // skipped (registry/generic/registry/store.go Create, dryrun.go).
     meta.uid = uid;
     meta.creationTimestamp = this.clock.rfc3339();
     if (GENERATION_KINDS.has(t.kind) || t.custom) meta.generation = 1;
+    if (opts.dryRun) return obj;
     const stored = this.write(t, 'ADDED', obj, undefined, opts.fieldManager);
     this.afterWrite(t, stored, undefined);
     return answer(opts, stored);

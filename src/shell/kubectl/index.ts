@@ -31,6 +31,7 @@ import { wait } from './wait';
 import { edit } from './edit';
 import { apiResources, apiVersions, clusterInfo, configCurrentContext, configGetContexts, configSetContext, configUseContext, configView, version } from './info';
 import { explain } from './explain';
+import { diff } from './diff';
 import { logs } from './logs';
 import { exec } from './exec';
 import { expose, patch, run as runCmd, taint, top } from './extras';
@@ -94,6 +95,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'api-resources': apiResources,
   'api-versions': apiVersions,
   explain,
+  diff,
   'config view': configView,
   'config current-context': configCurrentContext,
   'config get-contexts': configGetContexts,
