@@ -729,6 +729,46 @@ export function applyDefaults(obj: KubeObject, ctx: DefaultingContext): void {
     case 'LimitRange':
       defaultLimitRange(obj);
       return;
+    case 'HorizontalPodAutoscaler':
+      defaultHorizontalPodAutoscaler(obj);
+      return;
+  }
+}
+
+/**
+ * `autoscaling.DefaultCPUUtilization`: the CPU target of an HPA that names no metric (80 %).
+ * Source: pkg/apis/autoscaling/types.go.
+ */
+export const DEFAULT_CPU_UTILIZATION = 80;
+
+/**
+ * autoscaling/v2 SetDefaults_HorizontalPodAutoscaler (pkg/apis/autoscaling/v2/defaults.go):
+ * `minReplicas: 1`; no metrics -> CPU at `DEFAULT_CPU_UTILIZATION` % of requests; a `behavior`
+ * gets every unset rule filled (scale up: no stabilization, Max of 4 pods / 100 % per 15 s;
+ * scale down: 100 % per 15 s, its window left to the controller's flag).
+ */
+function defaultHorizontalPodAutoscaler(o: KubeObject): void {
+  const spec = o.spec;
+  if (!isObj(spec)) return;
+  if (spec.minReplicas === undefined || spec.minReplicas === null) spec.minReplicas = 1;
+  if (!Array.isArray(spec.metrics) || spec.metrics.length === 0) {
+    spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: DEFAULT_CPU_UTILIZATION } } }];
+  }
+  if (isObj(spec.behavior)) {
+    const fill = (rules: unknown, defaults: Obj): Obj => {
+      const out: Obj = { ...defaults };
+      if (isObj(rules)) for (const k of ['stabilizationWindowSeconds', 'selectPolicy', 'policies']) if (rules[k] !== undefined && rules[k] !== null) out[k] = rules[k];
+      return out;
+    };
+    spec.behavior.scaleUp = fill(spec.behavior.scaleUp, {
+      stabilizationWindowSeconds: 0,
+      selectPolicy: 'Max',
+      policies: [
+        { type: 'Pods', value: 4, periodSeconds: 15 },
+        { type: 'Percent', value: 100, periodSeconds: 15 },
+      ],
+    });
+    spec.behavior.scaleDown = fill(spec.behavior.scaleDown, { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] });
   }
 }
 

@@ -23,7 +23,7 @@ import { ApiError, errors, field, type FieldError } from './errors';
 import { ObjectStore, type ChangeType, DEFAULT_HISTORY_WINDOW } from './store';
 import { ResourceRegistry, apiVersionOf, type ResourceType } from './registry';
 import { deepCopy, deepEqual, splitApiVersion, type KubeList, type KubeObject, type ObjectMeta, type PropagationPolicy, type WatchEvent } from './types';
-import { parseFieldSelector, parseLabelSelector, type Selector } from './labels';
+import { parseFieldSelector, parseLabelSelector, selectorFromLabelSelector, selectorFromSet, type Selector } from './labels';
 import { applyDefaults } from './defaults';
 import { BOOTSTRAP_POLICY_RNG_SALT, bootstrapPolicyObjects } from './bootstrappolicy';
 import { checkDecodable, validateCreate, validateUpdate } from './validation';
@@ -1091,7 +1091,7 @@ export class ApiServer {
       kind: 'Scale',
       metadata: { name, namespace: o.metadata.namespace, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion, creationTimestamp: o.metadata.creationTimestamp },
       spec: { replicas: o.spec?.replicas ?? 0 },
-      status: { replicas: o.status?.replicas ?? 0, selector: o.status?.selector ?? '' },
+      status: { replicas: o.status?.replicas ?? 0, selector: scaleSelector(t, o) },
     };
   }
 
@@ -1596,4 +1596,22 @@ function jsonLengthBound(v: unknown, limit: number, depth: number): number {
     if (n > limit) return Infinity;
   }
   return n;
+}
+
+/**
+ * The `status.selector` of a type's Scale: for the built-in workloads the string form of
+ * `spec.selector` (pkg/registry/apps/deployment/storage/storage.go `scaleFromDeployment`:
+ * `metav1.LabelSelectorAsSelector(deployment.Spec.Selector).String()`; the same for ReplicaSets
+ * and StatefulSets; `labels.SelectorFromSet(rc.Spec.Selector).String()` for a
+ * ReplicationController), for other types (custom resources) the string at `.status.selector`.
+ * '' when the selector does not convert.
+ */
+function scaleSelector(t: ResourceType, o: KubeObject): string {
+  try {
+    if (t.group === 'apps' && (t.kind === 'Deployment' || t.kind === 'ReplicaSet' || t.kind === 'StatefulSet')) return selectorFromLabelSelector(o.spec?.selector).toString();
+    if (t.group === '' && t.kind === 'ReplicationController') return selectorFromSet(o.spec?.selector).toString();
+  } catch {
+    return '';
+  }
+  return typeof o.status?.selector === 'string' ? o.status.selector : '';
 }

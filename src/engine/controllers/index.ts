@@ -5,6 +5,7 @@
  */
 import { ControllerProcess, type ControllerFactory, type ProcessOptions } from './manager';
 import { newReplicaSetController, newReplicationManager } from './replicaset';
+import { newHorizontalController } from './podautoscaler';
 import { newDisruptionController } from './disruption';
 import { newResourceQuotaController } from './resourcequota';
 import { newDeploymentController } from './deployment';
@@ -34,6 +35,9 @@ export const KUBE_CONTROLLERS: Readonly<Record<string, ControllerFactory>> = {
   'garbage-collector': newGarbageCollector,
   replicaset: newReplicaSetController,
   replicationcontroller: newReplicationManager,
+  // `horizontalpodautoscaling` (names.HorizontalPodAutoscalerController, started after the
+  // ReplicaSet controller and before disruption in NewControllerDescriptors).
+  horizontalpodautoscaling: (ctx) => newHorizontalController(ctx),
   disruption: newDisruptionController,
   resourcequota: newResourceQuotaController,
   deployment: newDeploymentController,

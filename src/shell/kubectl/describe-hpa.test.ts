@@ -37,6 +37,12 @@ Metrics:                                               ( current / target )
 Min replicas:                                          2
 Max replicas:                                          5
 Behavior:
+  Scale Up:
+    Stabilization Window: 0 seconds
+    Select Policy: Max
+    Policies:
+      - Type: Pods     Value: 4    Period: 15 seconds
+      - Type: Percent  Value: 100  Period: 15 seconds
   Scale Down:
     Stabilization Window: 300 seconds
     Select Policy: Max
@@ -46,6 +52,8 @@ Deployment pods:    0 current / 0 desired
 Events:             <none>
 `);
     // Lines without a tab (Behavior:, its rules) end a tabwriter column block, so the lines
-    // after them align among themselves only, as Go's text/tabwriter does.
+    // after them align among themselves only, as Go's text/tabwriter does. The Scale Up rules
+    // are the API server's defaults for a `behavior` that names only scaleDown
+    // (pkg/apis/autoscaling/v2/defaults.go `GenerateHPAScaleUpRules`).
   });
 });

@@ -23,6 +23,7 @@ import { replace } from './replace';
 import { create, createConfigMap, createDeployment, createJob, createNamespace, createSecretDockerRegistry, createSecretGeneric, createService } from './create';
 import { deleteCmd } from './delete';
 import { scale } from './scale';
+import { autoscale } from './autoscale';
 import { rolloutHistory, rolloutPause, rolloutRestart, rolloutResume, rolloutStatus, rolloutUndo } from './rollout';
 import { setImage, setServiceAccount } from './setimage';
 import { annotate, label } from './label';
@@ -74,6 +75,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'create token': createToken,
   delete: deleteCmd,
   scale,
+  autoscale,
   'rollout status': rolloutStatus,
   'rollout history': rolloutHistory,
   'rollout undo': rolloutUndo,
@@ -157,7 +159,7 @@ const ALIASES: Record<string, string> = {
 
 /** Hidden, deprecated flags kubectl still accepts (with a warning). */
 const RECORD_FLAG: FlagDef = ['record', '', 'bool', 'false'];
-const RECORD_COMMANDS = new Set(['annotate', 'apply', 'create', 'create deployment', 'edit', 'label', 'scale', 'set image', 'set serviceaccount', 'rollout undo', 'rollout restart', 'rollout pause', 'rollout resume', 'run', 'expose', 'patch']);
+const RECORD_COMMANDS = new Set(['annotate', 'apply', 'autoscale', 'create', 'create deployment', 'edit', 'label', 'scale', 'set image', 'set serviceaccount', 'rollout undo', 'rollout restart', 'rollout pause', 'rollout resume', 'run', 'expose', 'patch']);
 
 /** Global flags that take a value (cobra's `stripFlags` must skip their values to find the command). */
 const GLOBAL_VALUE_FLAGS = new Set(['-n', '--namespace', '-s', '--server', '--context', '--kubeconfig', '--cluster', '--user', '--token', '--as', '--as-group', '--as-uid', '--request-timeout', '--cache-dir', '--certificate-authority', '--client-certificate', '--client-key', '--password', '--username', '--profile', '--profile-output', '--tls-server-name', '--vmodule', '--log-flush-frequency', '-v', '--v']);
