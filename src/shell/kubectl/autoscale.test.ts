@@ -1,0 +1,284 @@
+import { describe, expect, it } from 'vitest';
+import { bench, deploymentYaml, type Bench } from './testing';
+
+// `kubectl autoscale` (kubectl 1.32, staging/src/k8s.io/kubectl/pkg/cmd/autoscale/autoscale.go)
+// and the horizontal-pod-autoscaler controller behind it
+// (pkg/controller/podautoscaler/horizontal.go) on a cluster without metrics-server, as kind
+// ships: what `kubectl get hpa`, `kubectl describe hpa` and the events show, and what happens to
+// the target's replicas.
+
+const NO_METRICS = 'unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)';
+
+/** A bench with Deployment `web` at `replicas`, its pods created. */
+function withWeb(replicas: number): Bench {
+  const b = bench();
+  b.c.apply(deploymentYaml('web', replicas));
+  b.c.run(5000);
+  return b;
+}
+
+/** The deployment's spec.replicas and its active pods. */
+function scaleOf(b: Bench): { spec: number; pods: number } {
+  const d = b.c.api.get('deployments', 'default', 'web');
+  return { spec: d.spec.replicas, pods: b.c.pods('default', 'app=web').filter((p) => !p.metadata.deletionTimestamp).length };
+}
+
+/** The Conditions block of `kubectl describe hpa` (rows, spaces collapsed). */
+function conditionRows(describe: string): string[] {
+  const block = describe.split('Conditions:\n')[1]?.split('Events:')[0] ?? '';
+  return block
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(2)
+    .map((l) => l.trim().split(/\s{2,}/).join(' | '));
+}
+
+/** The Events block rows of `kubectl describe` as `Type | Reason | From | Message` (age dropped). */
+function eventRows(describe: string): string[] {
+  const block = describe.split('Events:\n')[1] ?? '';
+  return block
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .slice(2)
+    .map((l) => {
+      const cols = l.trim().split(/\s{2,}/);
+      return [cols[0], cols[1], cols[3], cols.slice(4).join('  ')].join(' | ');
+    });
+}
+
+describe('kubectl autoscale + the HPA controller without metrics-server', () => {
+  it('the walkthrough: autoscaled, <unknown> targets, AbleToScale/ScalingActive, the two warnings', () => {
+    const b = withWeb(1);
+    expect(b.run('kubectl autoscale deployment web --cpu-percent=50 --min=1 --max=10')).toEqual({ stdout: 'horizontalpodautoscaler.autoscaling/web autoscaled\n', stderr: '', code: 0 });
+    // Before the controller's first look (one sync period after the add): no replicas counted.
+    expect(b.run('kubectl get hpa').stdout).toBe(
+      'NAME   REFERENCE        TARGETS              MINPODS   MAXPODS   REPLICAS   AGE\n' + 'web    Deployment/web   cpu: <unknown>/50%   1         10        0          0s\n',
+    );
+    b.c.run(14_000);
+    expect(b.c.api.get('horizontalpodautoscalers', 'default', 'web').status ?? {}).toEqual({});
+    b.c.run(6_000);
+    expect(b.run('kubectl get hpa').stdout).toBe(
+      'NAME   REFERENCE        TARGETS              MINPODS   MAXPODS   REPLICAS   AGE\n' + 'web    Deployment/web   cpu: <unknown>/50%   1         10        1          20s\n',
+    );
+    expect(b.run('kubectl get hpa -o wide').stdout.split('\n')[0]).toBe('NAME   REFERENCE        TARGETS              MINPODS   MAXPODS   REPLICAS   AGE');
+
+    const d = b.run('kubectl describe hpa web').stdout;
+    expect(d).toContain('Reference:                                             Deployment/web\n');
+    expect(d).toContain('Metrics:                                               ( current / target )\n  resource cpu on pods  (as a percentage of request):  <unknown> / 50%\n');
+    expect(d).toContain('Min replicas:                                          1\nMax replicas:                                          10\n');
+    expect(d).toContain('Deployment pods:                                       1 current / 0 desired\n');
+    expect(conditionRows(d)).toEqual([
+      "AbleToScale | True | SucceededGetScale | the HPA controller was able to get the target's current scale",
+      `ScalingActive | False | FailedGetResourceMetric | the HPA was unable to compute the replica count: failed to get cpu utilization: ${NO_METRICS}`,
+    ]);
+    expect(eventRows(d)).toEqual([
+      `Warning | FailedGetResourceMetric | horizontal-pod-autoscaler | failed to get cpu utilization: ${NO_METRICS}`,
+      `Warning | FailedComputeMetricsReplicas | horizontal-pod-autoscaler | invalid metrics (1 invalid out of 1), first error is: failed to get cpu resource metric value: failed to get cpu utilization: ${NO_METRICS}`,
+    ]);
+
+    // The stored object: the v1 request converted to v2, the status the controller wrote.
+    const hpa = b.c.api.get('horizontalpodautoscalers', 'default', 'web');
+    expect(hpa.spec).toEqual({
+      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
+      minReplicas: 1,
+      maxReplicas: 10,
+      metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }],
+    });
+    expect(hpa.status).toMatchObject({ currentReplicas: 1, desiredReplicas: 0, currentMetrics: [{ type: '' }] });
+
+    // Every sync period the same warnings again, aggregated; the Deployment is left alone.
+    b.c.run(30_000);
+    const again = b.run('kubectl describe hpa web').stdout;
+    expect(again).toMatch(/Warning {2}FailedGetResourceMetric {7}\d+s \(x3 over 3\ds\) {2}horizontal-pod-autoscaler/);
+    expect(scaleOf(b)).toEqual({ spec: 1, pods: 1 });
+  });
+
+  it('min enforcement: a Deployment at 1 replica under an HPA with min 3 gets 3 pods', () => {
+    const b = withWeb(1);
+    expect(b.run('kubectl autoscale deployment web --min=3 --max=5 --cpu-percent=50').code).toBe(0);
+    b.c.run(16_000);
+    expect(scaleOf(b)).toEqual({ spec: 3, pods: 3 });
+    const first = b.run('kubectl describe hpa web').stdout;
+    expect(first).toContain('Deployment pods:                                       1 current / 3 desired\n');
+    expect(conditionRows(first)).toEqual(['AbleToScale | True | SucceededRescale | the HPA controller was able to update the target scale to 3']);
+    expect(eventRows(first)).toEqual(['Normal | SuccessfulRescale | horizontal-pod-autoscaler | New size: 3; reason: Current number of replicas below Spec.MinReplicas']);
+    // The Deployment's own events show the scale-up the HPA asked for.
+    expect(b.run('kubectl describe deployment web').stdout).toMatch(/Normal {2}ScalingReplicaSet {2}\d+s +deployment-controller {2}Scaled up replica set web-\w+ from 1 to 3\n/);
+    expect(b.c.api.get('horizontalpodautoscalers', 'default', 'web').status.lastScaleTime).toBeDefined();
+
+    // The next sync finds 3 within [3, 5] and asks the metrics, which are not there.
+    b.c.run(15_000);
+    expect(b.run('kubectl get hpa web --no-headers').stdout).toMatch(/^web +Deployment\/web +cpu: <unknown>\/50% +3 +5 +3 +\d+s\n$/);
+    const second = b.run('kubectl describe hpa web').stdout;
+    expect(second).toContain('Deployment pods:                                       3 current / 3 desired\n');
+    expect(conditionRows(second)).toEqual([
+      "AbleToScale | True | SucceededGetScale | the HPA controller was able to get the target's current scale",
+      `ScalingActive | False | FailedGetResourceMetric | the HPA was unable to compute the replica count: failed to get cpu utilization: ${NO_METRICS}`,
+    ]);
+    expect(scaleOf(b)).toEqual({ spec: 3, pods: 3 });
+  });
+
+  it('min enforcement holds: scaling the target below min is undone at the next sync', () => {
+    const b = withWeb(2);
+    b.run('kubectl autoscale deployment web --min=2 --max=4');
+    b.c.run(16_000);
+    expect(scaleOf(b)).toEqual({ spec: 2, pods: 2 });
+    expect(b.run('kubectl scale deployment web --replicas=1').stdout).toBe('deployment.apps/web scaled\n');
+    b.c.run(16_000);
+    expect(scaleOf(b)).toEqual({ spec: 2, pods: 2 });
+    expect(eventRows(b.run('kubectl describe hpa web').stdout)).toContainEqual('Normal | SuccessfulRescale | horizontal-pod-autoscaler | New size: 2; reason: Current number of replicas below Spec.MinReplicas');
+  });
+
+  it('max enforcement: 6 replicas under an HPA with max 4 are scaled down to 4', () => {
+    const b = withWeb(6);
+    expect(scaleOf(b)).toEqual({ spec: 6, pods: 6 });
+    b.run('kubectl autoscale deployment web --min=1 --max=4 --cpu-percent=80');
+    b.c.run(16_000);
+    expect(scaleOf(b).spec).toBe(4);
+    b.c.run(30_000);
+    expect(scaleOf(b)).toEqual({ spec: 4, pods: 4 });
+    const d = b.run('kubectl describe hpa web').stdout;
+    expect(eventRows(d)[0]).toBe('Normal | SuccessfulRescale | horizontal-pod-autoscaler | New size: 4; reason: Current number of replicas above Spec.MaxReplicas');
+    expect(b.run('kubectl get hpa web --no-headers').stdout).toMatch(/^web +Deployment\/web +cpu: <unknown>\/80% +1 +4 +4 +\d+s\n$/);
+  });
+
+  it('a missing target: FailedGetScale, AbleToScale False, nothing scaled', () => {
+    const b = bench();
+    b.c.apply(`apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: ghost
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: ghost
+  maxReplicas: 3
+`);
+    b.c.run(16_000);
+    expect(b.run('kubectl get hpa').stdout).toBe(
+      'NAME    REFERENCE          TARGETS              MINPODS   MAXPODS   REPLICAS   AGE\n' + 'ghost   Deployment/ghost   cpu: <unknown>/80%   1         3         0          16s\n',
+    );
+    const d = b.run('kubectl describe hpa ghost').stdout;
+    expect(d).toContain('Deployment pods:                                       0 current / 0 desired\n');
+    expect(conditionRows(d)).toEqual(['AbleToScale | False | FailedGetScale | the HPA controller was unable to get the target\'s current scale: deployments.apps "ghost" not found']);
+    expect(eventRows(d)).toEqual(['Warning | FailedGetScale | horizontal-pod-autoscaler | deployments.apps "ghost" not found']);
+    // kubectl autoscale itself refuses a target that is not there.
+    expect(b.run('kubectl autoscale deployment ghost --max=3')).toEqual({ stdout: '', stderr: 'Error from server (NotFound): deployments.apps "ghost" not found\n', code: 1 });
+  });
+
+  it('a target kind that does not exist: the REST mapper error', () => {
+    const b = bench();
+    b.c.apply(`apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata:
+  name: odd
+spec:
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deploymnet
+    name: web
+  maxReplicas: 3
+`);
+    b.c.run(16_000);
+    expect(eventRows(b.run('kubectl describe hpa odd').stdout)).toEqual(['Warning | FailedGetScale | horizontal-pod-autoscaler | no matches for kind "Deploymnet" in group "apps"']);
+  });
+
+  it('scale-to-zero: a target at 0 replicas disables autoscaling (ScalingDisabled), min is not enforced', () => {
+    const b = withWeb(0);
+    b.run('kubectl autoscale deployment web --min=2 --max=5 --cpu-percent=50');
+    b.c.run(31_000);
+    expect(scaleOf(b)).toEqual({ spec: 0, pods: 0 });
+    const d = b.run('kubectl describe hpa web').stdout;
+    expect(d).toContain('Deployment pods:                                       0 current / 0 desired\n');
+    expect(conditionRows(d)).toEqual([
+      "AbleToScale | True | SucceededGetScale | the HPA controller was able to get the target's current scale",
+      'ScalingActive | False | ScalingDisabled | scaling is disabled since the replica count of the target is zero',
+    ]);
+    expect(d).toMatch(/Events: +<none>\n$/);
+    // Scaling the target up again re-enables it: below min -> min.
+    b.run('kubectl scale deployment web --replicas=1');
+    b.c.run(16_000);
+    expect(scaleOf(b)).toEqual({ spec: 2, pods: 2 });
+  });
+
+  it('the HPA deleted: no more syncs, the target keeps its size', () => {
+    const b = withWeb(1);
+    b.run('kubectl autoscale deployment web --min=1 --max=3');
+    b.c.run(16_000);
+    expect(b.run('kubectl delete hpa web').stdout).toMatch(/^horizontalpodautoscaler\.autoscaling "web" deleted/);
+    b.run('kubectl scale deployment web --replicas=5');
+    b.c.run(60_000);
+    expect(scaleOf(b)).toEqual({ spec: 5, pods: 5 });
+  });
+
+  it('the controller-manager away: nothing enforced; back, it relists and enforces', () => {
+    const b = withWeb(1);
+    b.run('kubectl autoscale deployment web --min=2 --max=3');
+    b.c.stopControllerManager();
+    b.c.run(60_000);
+    expect(b.c.api.get('deployments', 'default', 'web').spec.replicas).toBe(1);
+    b.c.startControllerManager();
+    b.c.run(20_000);
+    expect(scaleOf(b)).toEqual({ spec: 2, pods: 2 });
+  });
+
+  it('--dry-run=client prints the autoscaling/v1 object kubectl 1.32 would send', () => {
+    const b = withWeb(1);
+    expect(b.run('kubectl autoscale deployment web --cpu-percent=50 --min=1 --max=10 --dry-run=client -o yaml').stdout).toBe(`apiVersion: autoscaling/v1
+kind: HorizontalPodAutoscaler
+metadata:
+  creationTimestamp: null
+  name: web
+spec:
+  maxReplicas: 10
+  minReplicas: 1
+  scaleTargetRef:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: web
+  targetCPUUtilizationPercentage: 50
+status:
+  currentReplicas: 0
+  desiredReplicas: 0
+`);
+    expect(b.run('kubectl autoscale deploy/web --max=3 --dry-run=client').stdout).toBe('horizontalpodautoscaler.autoscaling/web created (dry run)\n');
+    expect(b.run('kubectl autoscale deploy/web --max=3 --name=web-hpa --dry-run=server').stdout).toBe('horizontalpodautoscaler.autoscaling/web-hpa autoscaled (server dry run)\n');
+    expect(b.run('kubectl get hpa').stderr).toBe('No resources found in default namespace.\n');
+  });
+
+  it('no --cpu-percent: the API server defaults the 80 % CPU target; --name names the HPA; -o name', () => {
+    const b = withWeb(1);
+    expect(b.run('kubectl autoscale deployment web --max=4 --name=web-hpa -o name').stdout).toBe('horizontalpodautoscaler.autoscaling/web-hpa\n');
+    expect(b.run('kubectl get hpa --no-headers').stdout).toMatch(/^web-hpa +Deployment\/web +cpu: <unknown>\/80% +1 +4 +0 +0s\n$/);
+  });
+
+  it('-o yaml prints the created HPA as the autoscaling/v1 client receives it', () => {
+    const b = withWeb(1);
+    const y = b.run('kubectl autoscale deployment web --min=2 --max=4 --cpu-percent=60 -o yaml').stdout;
+    expect(y).toMatch(/^apiVersion: autoscaling\/v1\nkind: HorizontalPodAutoscaler\n/);
+    expect(y).toContain('spec:\n  maxReplicas: 4\n  minReplicas: 2\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  targetCPUUtilizationPercentage: 60\nstatus:\n  currentReplicas: 0\n  desiredReplicas: 0\n');
+  });
+
+  it("kubectl's own errors: required --max, Validate, kinds without a scale subresource, 1.32 has no --cpu", () => {
+    const b = withWeb(1);
+    const req = b.run('kubectl autoscale deployment web');
+    expect(req.code).toBe(1);
+    expect(req.stderr).toMatch(/^E\d{4} [\d:.]+ +\d+ run\.go:72\] "command failed" err="required flag\(s\) \\"max\\" not set"\n$/);
+    expect(b.run('kubectl autoscale deployment web --max=0')).toEqual({ stdout: '', stderr: 'error: --max=MAXPODS is required and must be at least 1, max: 0\n', code: 1 });
+    expect(b.run('kubectl autoscale deployment web --max=2 --min=5')).toEqual({ stdout: '', stderr: 'error: --max=MAXPODS must be larger or equal to --min=MINPODS, max: 2, min: 5\n', code: 1 });
+    expect(b.run('kubectl autoscale deployment web --max=abc').stderr).toBe(`Error: invalid argument "abc" for "--max" flag: strconv.ParseInt: parsing "abc": invalid syntax\nSee 'kubectl autoscale --help' for usage.\n`);
+    expect(b.run('kubectl autoscale deployment web --max=3 --cpu=50%').stderr).toBe(`Error: unknown flag: --cpu\nSee 'kubectl autoscale --help' for usage.\n`);
+    const pod = b.c.pods('default', 'app=web')[0].metadata.name;
+    expect(b.run(`kubectl autoscale pod ${pod} --max=3`)).toEqual({ stdout: '', stderr: 'error: cannot autoscale a Pod: could not find scale subresource for /v1, Resource=pods in discovery information\n', code: 1 });
+    expect(b.run('kubectl autoscale --max=3').stderr).toMatch(/^error: You must provide one or more resources by argument or filename\./);
+    expect(b.run('kubectl autoscale --help').stdout).toMatch(/^Creates an autoscaler that automatically chooses and sets the number of pods/);
+  });
+
+  it('-f names the target from a manifest', () => {
+    const b = bench({ files: { 'web.yaml': deploymentYaml('web', 1) } });
+    b.c.apply(deploymentYaml('web', 1));
+    b.c.run(3000);
+    expect(b.run('kubectl autoscale -f web.yaml --max=2').stdout).toBe('horizontalpodautoscaler.autoscaling/web autoscaled\n');
+  });
+});
