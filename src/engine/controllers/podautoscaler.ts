@@ -539,7 +539,7 @@ export function newHorizontalController(ctx: ControllerContext, opts: Horizontal
       try {
         info = metrics.getResourceMetric(resource, namespace, selector, container);
       } catch (e) {
-        throw new Error(`failed to get ${resource} usage: unable to get metrics for resource ${resource}: ${(e as Error).message}`);
+        throw new Error(`failed to get ${resource} usage: unable to get metrics for resource ${resource}: ${(e as Error).message}`, { cause: e });
       }
       const { replicas, usage } = usageRatioReplicas(info, specReplicas, quantityMilli(target.averageValue));
       return { replicas, metric: `${resource} resource`, current: { averageValue: milliQuantity(usage) } };
@@ -551,7 +551,7 @@ export function newHorizontalController(ctx: ControllerContext, opts: Horizontal
     try {
       info = metrics.getResourceMetric(resource, namespace, selector, container);
     } catch (e) {
-      throw new Error(`failed to get ${resource} utilization: unable to get metrics for resource ${resource}: ${(e as Error).message}`);
+      throw new Error(`failed to get ${resource} utilization: unable to get metrics for resource ${resource}: ${(e as Error).message}`, { cause: e });
     }
     const r = utilizationReplicas(info, specReplicas, target.averageUtilization, resource, namespace, selector, container);
     const metric = isContainer ? `${resource} container resource utilization (percentage of request)` : `${resource} resource utilization (percentage of request)`;
