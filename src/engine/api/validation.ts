@@ -1513,6 +1513,69 @@ function validateStorageClass(o: KubeObject, errs: Errs): void {
 }
 
 /** Per-kind validators (create). Kinds not listed get metadata validation only. */
+/** `MaxPeriodSeconds` / `MaxStabilizationWindowSeconds` of HPA scaling rules. Source: pkg/apis/autoscaling/validation/validation.go. */
+const HPA_MAX_PERIOD_SECONDS = 1800;
+const HPA_MAX_STABILIZATION_WINDOW_SECONDS = 3600;
+
+/**
+ * `ValidateHorizontalPodAutoscaler` (pkg/apis/autoscaling/validation/validation.go, HPAScaleToZero
+ * off): `minReplicas` >= 1, `maxReplicas` > 0 and >= `minReplicas`, the scale target's kind and
+ * name, each metric's type, source and target (`averageUtilization` > 0, quantities positive),
+ * and the behavior's rules. Object/External/Pods metric identifiers are checked for a name only.
+ */
+function validateHorizontalPodAutoscaler(o: KubeObject, errs: Errs): void {
+  validateObjectMeta(o, nameFnFor('HorizontalPodAutoscaler'), errs);
+  const spec = obj(o.spec);
+  const min = spec.minReplicas;
+  if (typeof min === 'number' && min < 1) errs.push(field.invalid('spec.minReplicas', min, 'must be greater than or equal to 1'));
+  const max = typeof spec.maxReplicas === 'number' ? spec.maxReplicas : 0;
+  if (max < 1) errs.push(field.invalid('spec.maxReplicas', max, 'must be greater than 0'));
+  if (typeof min === 'number' && max < min) errs.push(field.invalid('spec.maxReplicas', max, 'must be greater than or equal to `minReplicas`'));
+  const ref = obj(spec.scaleTargetRef);
+  if (!ref.kind) errs.push(field.required('spec.scaleTargetRef.kind', ''));
+  if (!ref.name) errs.push(field.required('spec.scaleTargetRef.name', ''));
+  const sources: Record<string, string> = { Object: 'object', Pods: 'pods', Resource: 'resource', External: 'external', ContainerResource: 'containerResource' };
+  arr(spec.metrics).forEach((m, i) => {
+    const p = index('spec.metrics', i);
+    const type = typeof m.type === 'string' ? m.type : '';
+    if (type === '') errs.push(field.required(`${p}.type`, 'must specify a metric source type'));
+    const expected = sources[type];
+    if (!expected) errs.push(field.notSupported(`${p}.type`, type, Object.keys(sources).sort()));
+    else if (!m[expected]) errs.push(field.required(`${p}.${expected}`, 'must populate information for the given metric source'));
+    const src = expected ? obj(m[expected]) : {};
+    if (expected && m[expected]) {
+      if ((expected === 'resource' || expected === 'containerResource') && !src.name) errs.push(field.required(`${p}.${expected}.name`, 'must specify a resource name'));
+      if (expected !== 'resource' && expected !== 'containerResource' && !obj(src.metric).name) errs.push(field.required(`${p}.${expected}.metric.name`, 'must specify a metric name'));
+      const t = obj(src.target);
+      const tp = `${p}.${expected}.target`;
+      if (!t.type) errs.push(field.required(`${tp}.type`, 'must specify a metric target type'));
+      if (t.type !== 'Utilization' && t.type !== 'Value' && t.type !== 'AverageValue') errs.push(field.invalid(`${tp}.type`, t.type ?? '', 'must be either Utilization, Value, or AverageValue'));
+      if (typeof t.averageUtilization === 'number' && t.averageUtilization < 1) errs.push(field.invalid(`${tp}.averageUtilization`, t.averageUtilization, 'must be greater than 0'));
+      if ((expected === 'resource' || expected === 'containerResource') && unset(t.averageUtilization) && unset(t.averageValue)) {
+        errs.push(field.required(`${tp}.averageUtilization`, 'must set either a target raw value or a target utilization'));
+      }
+    }
+  });
+  const behavior = obj(spec.behavior);
+  for (const dir of ['scaleUp', 'scaleDown']) {
+    if (!behavior[dir]) continue;
+    const rules = obj(behavior[dir]);
+    const rp = `spec.behavior.${dir}`;
+    const w = rules.stabilizationWindowSeconds;
+    if (typeof w === 'number' && w < 0) errs.push(field.invalid(`${rp}.stabilizationWindowSeconds`, w, 'must be greater than or equal to zero'));
+    if (typeof w === 'number' && w > HPA_MAX_STABILIZATION_WINDOW_SECONDS) errs.push(field.invalid(`${rp}.stabilizationWindowSeconds`, w, `must be less than or equal to ${HPA_MAX_STABILIZATION_WINDOW_SECONDS}`));
+    if (!unset(rules.selectPolicy) && !['Disabled', 'Max', 'Min'].includes(rules.selectPolicy)) errs.push(field.notSupported(`${rp}.selectPolicy`, rules.selectPolicy, ['Disabled', 'Max', 'Min']));
+    if (arr(rules.policies).length === 0) errs.push(field.required(`${rp}.policies`, 'must specify at least one Policy'));
+    arr(rules.policies).forEach((pol, i) => {
+      const pp = index(`${rp}.policies`, i);
+      if (pol.type !== 'Pods' && pol.type !== 'Percent') errs.push(field.notSupported(`${pp}.type`, pol.type ?? '', ['Percent', 'Pods']));
+      if (!(typeof pol.value === 'number' && pol.value > 0)) errs.push(field.invalid(`${pp}.value`, pol.value ?? 0, 'must be greater than zero'));
+      if (!(typeof pol.periodSeconds === 'number' && pol.periodSeconds > 0)) errs.push(field.invalid(`${pp}.periodSeconds`, pol.periodSeconds ?? 0, 'must be greater than zero'));
+      if (typeof pol.periodSeconds === 'number' && pol.periodSeconds > HPA_MAX_PERIOD_SECONDS) errs.push(field.invalid(`${pp}.periodSeconds`, pol.periodSeconds, `must be less than or equal to ${HPA_MAX_PERIOD_SECONDS}`));
+    });
+  }
+}
+
 const VALIDATORS: Record<string, (o: KubeObject, errs: Errs) => void> = {
   Pod: validatePod,
   Service: validateService,
@@ -1537,6 +1600,7 @@ const VALIDATORS: Record<string, (o: KubeObject, errs: Errs) => void> = {
   RoleBinding: validateRoleBinding,
   ClusterRoleBinding: validateRoleBinding,
   StorageClass: validateStorageClass,
+  HorizontalPodAutoscaler: validateHorizontalPodAutoscaler,
 };
 
 /**

@@ -275,6 +275,19 @@ status:
     expect(b.run('kubectl autoscale --help').stdout).toMatch(/^Creates an autoscaler that automatically chooses and sets the number of pods/);
   });
 
+  it("the API server's validation (pkg/apis/autoscaling/validation): a 0 % target, minReplicas 0", () => {
+    const b = withWeb(1);
+    expect(b.run('kubectl autoscale deployment web --max=3 --cpu-percent=0')).toEqual({
+      stdout: '',
+      stderr: 'The HorizontalPodAutoscaler "web" is invalid: spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0\n',
+      code: 1,
+    });
+    const r = b.run('kubectl apply -f -', {
+      stdin: 'apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: zero\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 0\n  maxReplicas: 3\n',
+    });
+    expect(r.stderr).toBe('The HorizontalPodAutoscaler "zero" is invalid: spec.minReplicas: Invalid value: 0: must be greater than or equal to 1\n');
+  });
+
   it('-f names the target from a manifest', () => {
     const b = bench({ files: { 'web.yaml': deploymentYaml('web', 1) } });
     b.c.apply(deploymentYaml('web', 1));
