@@ -1221,6 +1221,12 @@ export class ApiServer {
       case 'Service':
         obj.status = { loadBalancer: {} };
         return;
+      case 'HorizontalPodAutoscaler':
+        // pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go: "create cannot set
+        // status": the zero status, as autoscaling/v2 serializes it (`desiredReplicas` and
+        // `currentMetrics` are not omitempty).
+        obj.status = { desiredReplicas: 0, currentMetrics: null };
+        return;
       default:
         if (t.status) delete obj.status;
     }

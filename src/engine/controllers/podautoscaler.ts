@@ -149,7 +149,7 @@ export interface HpaStatus {
   lastScaleTime?: string;
   currentReplicas?: number;
   desiredReplicas: number;
-  currentMetrics?: Record<string, unknown>[];
+  currentMetrics: Record<string, unknown>[] | null;
   conditions?: HpaCondition[];
 }
 
@@ -742,7 +742,8 @@ export function newHorizontalController(ctx: ControllerContext, opts: Horizontal
       ...(lastScaleTime ? { lastScaleTime } : {}),
       ...(currentReplicas ? { currentReplicas } : {}),
       desiredReplicas,
-      ...(metricStatuses && metricStatuses.length ? { currentMetrics: metricStatuses } : {}),
+      // `currentMetrics` is not omitempty in autoscaling/v2: nil is written as null.
+      currentMetrics: metricStatuses && metricStatuses.length ? metricStatuses : null,
       ...(prev.conditions?.length ? { conditions: prev.conditions } : {}),
     };
     hpa.status = next;

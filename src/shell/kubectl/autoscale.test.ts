@@ -55,7 +55,8 @@ describe('kubectl autoscale + the HPA controller without metrics-server', () => 
       'NAME   REFERENCE        TARGETS              MINPODS   MAXPODS   REPLICAS   AGE\n' + 'web    Deployment/web   cpu: <unknown>/50%   1         10        0          0s\n',
     );
     b.c.run(14_000);
-    expect(b.c.api.get('horizontalpodautoscalers', 'default', 'web').status ?? {}).toEqual({});
+    // The status the API server gave it at create (the zero status, as autoscaling/v2 serializes it).
+    expect(b.c.api.get('horizontalpodautoscalers', 'default', 'web').status).toEqual({ desiredReplicas: 0, currentMetrics: null });
     b.c.run(6_000);
     expect(b.run('kubectl get hpa').stdout).toBe(
       'NAME   REFERENCE        TARGETS              MINPODS   MAXPODS   REPLICAS   AGE\n' + 'web    Deployment/web   cpu: <unknown>/50%   1         10        1          20s\n',
@@ -196,6 +197,7 @@ spec:
       'ScalingActive | False | ScalingDisabled | scaling is disabled since the replica count of the target is zero',
     ]);
     expect(d).toMatch(/Events: +<none>\n$/);
+    expect(b.c.api.get('horizontalpodautoscalers', 'default', 'web').status).toMatchObject({ desiredReplicas: 0, currentMetrics: null });
     // Scaling the target up again re-enables it: below min -> min.
     b.run('kubectl scale deployment web --replicas=1');
     b.c.run(16_000);
