@@ -762,18 +762,30 @@ export function newHorizontalController(ctx: ControllerContext, opts: Horizontal
     c.status = status;
     c.reason = reason;
     c.message = message;
-    hpa.status.conditions = list.map((x) => ({ type: x.type, status: x.status, lastTransitionTime: x.lastTransitionTime, reason: x.reason, message: x.message }));
+    // JSON field order of the Go struct; unset (omitempty) fields left out.
+    hpa.status.conditions = list.map((x) => ({
+      type: x.type,
+      status: x.status,
+      ...(x.lastTransitionTime ? { lastTransitionTime: x.lastTransitionTime } : {}),
+      ...(x.reason ? { reason: x.reason } : {}),
+      ...(x.message ? { message: x.message } : {}),
+    }));
   }
 
-  /** `updateStatusIfNeeded`: write the status when it differs from the one the sync started from. A failed write records FailedUpdateStatus. */
+  /**
+   * `updateStatusIfNeeded`: write the status when it differs from the one the sync started from.
+   * A failed write records FailedUpdateStatus (the recorder cannot send it either while the API
+   * is unreachable) and is otherwise only logged (`utilruntime.HandleError`): the sync goes on,
+   * and the next one writes again.
+   */
   function updateStatusIfNeeded(original: unknown, hpa: Any): void {
     if (deepEqual(original, hpa.status)) return;
     try {
       api.updateStatus(hpa, FIELD_MANAGER);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
-      if (!e.connectionRefused) recorder.event(hpa, 'Warning', 'FailedUpdateStatus', e.message);
-      throw e;
+      recorder.event(hpa, 'Warning', 'FailedUpdateStatus', e.message);
+      trace(hpa, `failed to update status for ${hpa.metadata.name}: ${e.message}`, 'Warning');
     }
   }
 
