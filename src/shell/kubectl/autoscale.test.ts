@@ -290,6 +290,19 @@ status:
     expect(r.stderr).toBe('The HorizontalPodAutoscaler "zero" is invalid: spec.minReplicas: Invalid value: 0: must be greater than or equal to 1\n');
   });
 
+  it('two HPAs on one Deployment: AmbiguousSelector on both once each has read the selector', () => {
+    const b = withWeb(1);
+    b.run('kubectl autoscale deployment web --max=3');
+    b.run('kubectl autoscale deployment web --max=3 --name=web2');
+    b.c.run(31_000);
+    const msg = 'pods by selector app=web are controlled by multiple HPAs: [default/web default/web2]';
+    for (const name of ['web', 'web2']) {
+      const d = b.run(`kubectl describe hpa ${name}`).stdout;
+      expect(conditionRows(d)[1]).toBe(`ScalingActive | False | AmbiguousSelector | ${msg}`);
+      expect(eventRows(d)).toContainEqual(`Warning | AmbiguousSelector | horizontal-pod-autoscaler | ${msg}`);
+    }
+  });
+
   it('-f names the target from a manifest', () => {
     const b = bench({ files: { 'web.yaml': deploymentYaml('web', 1) } });
     b.c.apply(deploymentYaml('web', 1));
