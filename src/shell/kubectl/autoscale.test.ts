@@ -303,6 +303,16 @@ status:
     }
   });
 
+  it('several targets: the ones found are autoscaled, the missing ones reported (ContinueOnError)', () => {
+    const b = withWeb(1);
+    expect(b.run('kubectl autoscale rs,deploy web --max=3')).toEqual({
+      stdout: 'horizontalpodautoscaler.autoscaling/web autoscaled\n',
+      stderr: 'Error from server (NotFound): replicasets.apps "web" not found\n',
+      code: 1,
+    });
+    expect(b.c.api.get('horizontalpodautoscalers', 'default', 'web').spec.scaleTargetRef.kind).toBe('Deployment');
+  });
+
   it('-f names the target from a manifest', () => {
     const b = bench({ files: { 'web.yaml': deploymentYaml('web', 1) } });
     b.c.apply(deploymentYaml('web', 1));

@@ -73,11 +73,8 @@ export function autoscale(env: Env): number {
       }
     }
   }
-  if (errs.length) {
-    // The builder's GET failed (`Error from server (NotFound): deployments.apps "web" not found`): nothing is created.
-    env.err(formatErrors(errs) + '\n');
-    return 1;
-  }
+  // A failed GET (`Error from server (NotFound): deployments.apps "web" not found`) is reported
+  // with the others at the end; the objects found are still autoscaled (ContinueOnError).
 
   const printer = new ResultPrinter(output);
   let count = 0;
