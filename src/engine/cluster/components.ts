@@ -644,6 +644,10 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
 
   reg('kindnetd', 'kindnetd', undefined, (spec, services) => {
     const timers = new Timers(env.clock, `kindnetd[${spec.pod.nodeName}]`);
+    // The last pod CIDR and its conflist text: `kindnetConflist` is a pure function of the CIDR
+    // (performance only: the loop runs every 10 s; the same text, and once written the file
+    // holds this very string, so the comparison below is an identity check, not a character one).
+    let conflistFor: { cidr: string; text: string } | undefined;
     return withSidecar(models.create(spec, services), {
       start() {
         const node = spec.pod.nodeName;
@@ -658,7 +662,8 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
             if (!cidr) klog(env, services, 'I', 'main.go:320', 'Node has no CIDR, ignoring', { node });
             if (machine && cidr) {
               const path = '/etc/cni/net.d/10-kindnet.conflist';
-              const text = kindnetConflist(cidr);
+              if (conflistFor?.cidr !== cidr) conflistFor = { cidr, text: kindnetConflist(cidr) };
+              const text = conflistFor.text;
               if (machine.fs.tryReadFile(path) !== text) {
                 if (!machine.fs.isDirectory('/etc/cni/net.d')) machine.fs.mkdir('/etc/cni/net.d', { parents: true });
                 machine.fs.writeFile(path, text);

@@ -253,8 +253,21 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
     monitors.set(typeKey(t), { type: t, informer, registration });
   };
 
+  /**
+   * The registry's type list as of the last `syncMonitors`, after which `monitors` held exactly
+   * its deletable types (performance only, see there).
+   */
+  let syncedTypes: readonly ResourceType[] | undefined;
+
   /** `resyncMonitors`: start monitors for new deletable types, stop those of removed types. */
   const syncMonitors = (): { added: string[]; removed: string[] } => {
+    // The skip, and why it changes nothing: the registry replaces its type list with a new array
+    // whenever a type is added or removed (`addCustom`, `removeCustom`; the types themselves are
+    // never changed), and only this function changes `monitors` while the collector runs. The
+    // same array as last time means the same deletable types, already each with a monitor and
+    // no other: the pass would add none and remove none.
+    const types = api.registry.all();
+    if (types === syncedTypes) return { added: [], removed: [] };
     const wanted = new Map(deletableTypes().map((t) => [typeKey(t), t]));
     const added: string[] = [];
     const removed: string[] = [];
@@ -271,6 +284,7 @@ export function newGarbageCollector(ctx: ControllerContext): Controller {
         removed.push(m.type.group ? `${m.type.resource}.${m.type.group}` : m.type.resource);
       }
     }
+    syncedTypes = types;
     return { added, removed };
   };
 

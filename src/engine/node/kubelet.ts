@@ -115,6 +115,16 @@ export interface KubeletDeps {
 }
 
 /** Per-machine handle on the kubelet: the running instance (if any) and the kubelet's API (logs). */
+/**
+ * A UUID-shaped string (`8-4-4-4-12` hex) from the synthetic digest of `seed` (the node's boot ID
+ * and system UUID). A module function rather than a closure made on every `nodeInfo()` call
+ * (performance only: the node status loop asks every 10 s; same text).
+ */
+function syntheticUuid(seed: string): string {
+  const h = syntheticDigestHex(seed);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
 export class KubeletHandle {
   /** The running kubelet process's program, or undefined while none runs. */
   current: Kubelet | undefined;
@@ -813,10 +823,6 @@ export class Kubelet implements Program {
   private nodeInfo(): Record<string, string> {
     const n = this.nodeName;
     const boot = this.deps.machine.boots;
-    const uuid = (seed: string) => {
-      const h = syntheticDigestHex(seed);
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
-    };
     let runtimeVersion = CONTAINERD_VERSION;
     try {
       runtimeVersion = this.cri().version().runtimeVersion;
@@ -825,12 +831,13 @@ export class Kubelet implements Program {
     }
     const key = `${boot}|${runtimeVersion}|${this.version()}`;
     if (this.nodeInfoMemo?.key === key) return { ...this.nodeInfoMemo.info };
-    const info = this.computeNodeInfo(n, boot, runtimeVersion, uuid);
+    const info = this.computeNodeInfo(n, boot, runtimeVersion);
     this.nodeInfoMemo = { key, info };
     return { ...info };
   }
 
-  private computeNodeInfo(n: string, boot: number, runtimeVersion: string, uuid: (seed: string) => string): Record<string, string> {
+  private computeNodeInfo(n: string, boot: number, runtimeVersion: string): Record<string, string> {
+    const uuid = syntheticUuid;
     return {
       architecture: 'amd64',
       bootID: uuid(`${n}/boot/${boot}`),
@@ -988,11 +995,6 @@ export class Kubelet implements Program {
 
   private syncLease(): void {
     const renewMs = (this.config.nodeLeaseDurationSeconds * 1000) / 4;
-    const retry = (): void => {
-      const d = this.leaseBackoff;
-      this.leaseBackoff = Math.min(this.leaseBackoff * 2, LEASE_BACKOFF.maxMs);
-      this.later(d, () => this.syncLease(), 'lease ensure');
-    };
     const api = this.client!.api;
     const renewTime = this.ctx.clock.rfc3339Micro();
     try {
@@ -1027,8 +1029,18 @@ export class Kubelet implements Program {
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
       this.log('E', 'controller.go:145', 'Failed to ensure lease exists, will retry', { err: e.message, interval: goDuration(this.leaseBackoff) });
-      retry();
+      this.retryLease();
     }
+  }
+
+  /**
+   * `syncLease`'s retry after a failed ensure: wait the current back-off, double it (capped). A
+   * method rather than a closure made on every renewal (performance only: same timer, same order).
+   */
+  private retryLease(): void {
+    const d = this.leaseBackoff;
+    this.leaseBackoff = Math.min(this.leaseBackoff * 2, LEASE_BACKOFF.maxMs);
+    this.later(d, () => this.syncLease(), 'lease ensure');
   }
 
   private setLeaseOwner(l: KubeObject): void {
