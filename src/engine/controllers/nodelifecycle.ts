@@ -510,10 +510,11 @@ export function newNodeLifecycleController(ctx: ControllerContext): Controller {
     let health = healths.get(name);
     let observed: NodeCondition;
     let grace: number;
-    const created = toVirtual(node.metadata.creationTimestamp);
     let currentReady = getCondition(status, 'Ready');
     if (!currentReady) {
       // Never posted: a fake Unknown condition dated at creation, and the startup grace period.
+      // (The creation time is parsed only here, where it is read: performance only.)
+      const created = toVirtual(node.metadata.creationTimestamp);
       observed = { type: 'Ready', status: 'Unknown', lastHeartbeatTime: node.metadata.creationTimestamp, lastTransitionTime: node.metadata.creationTimestamp };
       grace = startupGraceMs;
       if (health) health.status = status;
@@ -539,9 +540,11 @@ export function newNodeLifecycleController(ctx: ControllerContext): Controller {
       health = { status, probeTimestamp: now(), readyTransitionTimestamp: transition };
       statusHeld = true;
     }
-    // A renewed Lease counts as a heartbeat too.
+    // A renewed Lease counts as a heartbeat too. The very Lease object seen last time cannot be
+    // newer than itself: its times are parsed only when the cache holds another one (cached
+    // objects are never changed; performance only).
     const lease = leases.get('kube-node-lease', name);
-    if (lease && (!savedLease || toVirtual(savedLease.spec?.renewTime) < toVirtual(lease.spec?.renewTime))) {
+    if (lease && (!savedLease || (lease !== savedLease && toVirtual(savedLease.spec?.renewTime) < toVirtual(lease.spec?.renewTime)))) {
       health.lease = lease;
       health.probeTimestamp = now();
     }

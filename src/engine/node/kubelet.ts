@@ -770,7 +770,18 @@ export class Kubelet implements Program {
     const none = this.noMirrorPodsAt;
     if (informer && none && none.informer === informer && none.gen === this.podCacheGen) return;
     this.noMirrorPodsAt = undefined;
+    // The second skip, and why it changes nothing: the last pass deleted nothing (every mirror
+    // pod it looked at was kept), and since then the cache holds the same pods (same informer,
+    // `podCacheGen`), the pod workers the same pods in the same states (same `PodWorkers`,
+    // `podsGeneration`) and the static pod UIDs are the same set (`staticUids` is replaced, never
+    // changed in place). The pass reads nothing else: it would keep every candidate again.
+    const workers = this.workers!;
+    const kept = this.allMirrorPodsKeptAt;
+    if (informer && kept && kept.informer === informer && kept.gen === this.podCacheGen && kept.workers === workers && kept.podsGen === workers.podsGeneration() && kept.staticUids === this.staticUids) return;
+    this.allMirrorPodsKeptAt = undefined;
     const gen = this.podCacheGen;
+    const podsGen = workers.podsGeneration();
+    let deleted = false;
     let candidates = 0;
     // Full names of the static pods that keep their mirror pod (one pass, then O(1) per pod).
     let keep: Set<string> | undefined;
@@ -785,6 +796,7 @@ export class Kubelet implements Program {
       }
       const fullName = podFullName(p);
       if (keep.has(fullName)) continue;
+      deleted = true;
       try {
         this.client!.api.delete('pods', p.metadata.namespace, p.metadata.name!, { gracePeriodSeconds: 0, fieldManager: 'kubelet' });
         this.log('I', 'kubelet_pods.go:1195', 'Deleted mirror pod', { podName: fullName });
@@ -795,7 +807,17 @@ export class Kubelet implements Program {
     }
     // No candidate: nothing was called that could change the cache (`gen` still holds).
     if (informer && candidates === 0) this.noMirrorPodsAt = { informer, gen };
+    // Every candidate kept: nothing was called at all (no delete, no log), so `gen` and
+    // `podsGen` still hold.
+    else if (informer && !deleted) this.allMirrorPodsKeptAt = { informer, gen, workers, podsGen, staticUids: this.staticUids };
   }
+
+  /**
+   * What `deleteOrphanedMirrorPods` last read when it found mirror pods and kept them all: the
+   * pod informer, `podCacheGen`, the pod workers and their `podsGeneration`, and the static pod
+   * UID set (performance only: the control-plane node's four mirror pods are kept every 2 s).
+   */
+  private allMirrorPodsKeptAt: { informer: Informer; gen: number; workers: PodWorkers; podsGen: number; staticUids: Set<string> } | undefined;
 
   // ------------------------------------------------------------------ node registration and status
 

@@ -351,6 +351,11 @@ export class PodWorkers {
   /** Bumped whenever a UID joins or leaves `workers` (performance only: see `garbageCollect`). */
   private workerSetGen = 0;
   /**
+   * Bumped whenever `known()` or `workerState` could answer differently: a worker added or
+   * removed, its pod object replaced, its state changed (performance only: see `podsGeneration`).
+   */
+  private podsGen = 0;
+  /**
    * The runtime, its record generation and `workerSetGen` when `garbageCollect` last removed
    * nothing (performance only: see there).
    */
@@ -407,6 +412,7 @@ export class PodWorkers {
     this.stopped = true;
     for (const w of this.workers.values()) w.timer?.cancel();
     this.workers.clear();
+    this.podsGen++;
     this.images.stop();
     this.probes.stop();
     this.status.stop();
@@ -435,6 +441,7 @@ export class PodWorkers {
       };
       this.workers.set(uid, w);
       this.workerSetGen++;
+      this.podsGen++;
       const phase = pod.status?.phase;
       // A pod the API already shows as finished is not started again (e.g. after a kubelet restart).
       if (!w.isStatic && (phase === 'Succeeded' || phase === 'Failed')) {
@@ -446,6 +453,7 @@ export class PodWorkers {
     } else {
       const old = w.pod;
       w.pod = pod;
+      this.podsGen++;
       // Status-only changes (the kubelet's own writes echoing back) do not sync the pod
       // (config.go `checkAndUpdatePod`: only spec, labels, annotations and deletion matter).
       if (!podsDifferSemantically(old, pod)) {
@@ -493,6 +501,15 @@ export class PodWorkers {
       const m = this.h.cachedPod(w.pod.metadata.namespace!, w.pod.metadata.name!);
       if (!m || !isMirrorPodOf(m, w.pod) || m.metadata.deletionTimestamp) this.dispatch(w, 0, false);
     }
+  }
+
+  /**
+   * A number that changes whenever `known()` or `workerState(uid)` could answer differently than
+   * before (a worker added or removed, its pod replaced, its state changed): equal numbers mean
+   * the same pods in the same states. Performance only (the kubelet's mirror pod housekeeping).
+   */
+  podsGeneration(): number {
+    return this.podsGen;
   }
 
   /** Pods the kubelet knows (for logs and the UI). */
@@ -614,6 +631,7 @@ export class PodWorkers {
     w.timer?.cancel();
     this.workers.delete(w.uid);
     this.workerSetGen++;
+    this.podsGen++;
     this.probes.removePod(w.uid);
     // The worker's status memo goes with the probe counter it recorded (see `forgetPod`).
     w.statusMemo = undefined;
@@ -628,6 +646,7 @@ export class PodWorkers {
 
   private beginTermination(w: Worker, graceSec: number): void {
     w.state = 'terminating';
+    this.podsGen++;
     w.graceSec = graceSec;
   }
 
@@ -1438,6 +1457,7 @@ export class PodWorkers {
       }
       this.computeStatus(w, rps2, true);
       w.state = 'terminated';
+      this.podsGen++;
       this.h.log('I', 'kubelet.go:2150', 'Pod termination completed', { pod: `${pod.metadata.namespace}/${pod.metadata.name}`, podUID: w.uid });
       done({ transition: true });
     });
