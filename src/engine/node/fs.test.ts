@@ -242,6 +242,39 @@ describe('FileSystem snapshots (snapshotDir / unchangedSince)', () => {
     }
   });
 
+  it('gives the full check\'s answer after a remembered proof: any later change, another path, a moved ancestor', () => {
+    const changes: ((f: FileSystem) => void)[] = [
+      (f) => f.writeFile('/v/a', '9'),
+      (f) => f.appendFile('/v/sub/b', '9'),
+      (f) => f.cp('/v/a', '/v/sub/b'),
+      (f) => f.cp('/v/a', '/v/c'),
+      (f) => f.touch('/v/new'),
+      (f) => f.symlink('/v/a', '/v/sub/l'),
+      (f) => f.rmdir('/v/sub/empty'),
+      (f) => f.mv('/v', '/moved'),
+      (f) => f.emptyDirectory('/v/sub'),
+    ];
+    for (const change of changes) {
+      const { fs: f, snap: s } = setup();
+      f.mkdir('/v/sub/empty');
+      const s2 = f.snapshotDir('/v')!;
+      expect(f.unchangedSince('/v', s2)).toBe(true);
+      expect(f.unchangedSince('/v', s2)).toBe(true); // proven, remembered
+      expect(f.unchangedSince('/v', s)).toBe(false); // the older snapshot: /v/sub/empty was added since
+      expect(f.unchangedSince('/v/sub', s2)).toBe(false); // another path, another node
+      change(f);
+      expect(f.unchangedSince('/v', s2)).toBe(false);
+    }
+    // Unchanged again after a change elsewhere: proven by the full check, then remembered.
+    const { fs, snap } = setup();
+    expect(fs.unchangedSince('/v', snap)).toBe(true);
+    fs.writeFile('/elsewhere', 'x');
+    expect(fs.unchangedSince('/v', snap)).toBe(true);
+    expect(fs.unchangedSince('/v', snap)).toBe(true);
+    fs.writeFile('/v/a', '1'); // same content: the same tree
+    expect(fs.unchangedSince('/v', snap)).toBe(true);
+  });
+
   it('is not taken of a tree holding a symlink, or of a non-directory', () => {
     const { fs } = setup();
     fs.symlink('/v/a', '/v/link');

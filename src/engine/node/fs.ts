@@ -213,6 +213,17 @@ export interface WriteOptions {
 export class FileSystem {
   private root: DirNode;
   private watchers = new Map<string, Set<FsListener>>();
+  /**
+   * Bumped right before every change of the tree: an entry added, replaced or removed, a file's
+   * content, size or mode (mtimes alone are not counted: no query below reads them). Equal
+   * numbers mean an unchanged tree (performance only: see `unchangedSince`).
+   */
+  private gen = 0;
+  /**
+   * Per snapshot (`snapshotDir`), the path it was taken or last proven at and `gen` then: while
+   * `gen` is the same, nothing changed since, so that path still shows exactly that tree.
+   */
+  private provenAt = new WeakMap<DirSnapshot, { path: string; gen: number }>();
 
   /** @param now virtual ms, stamped as mtime on every change (default: always 0) */
   constructor(private readonly now: () => number = () => 0) {
@@ -454,7 +465,9 @@ export class FileSystem {
   snapshotDir(path: string): DirSnapshot | undefined {
     const r = this.tryResolve(path);
     if (r?.node.type !== 'dir') return undefined;
-    return snapshotOf(r.node);
+    const snap = snapshotOf(r.node);
+    if (snap) this.provenAt.set(snap, { path, gen: this.gen });
+    return snap;
   }
 
   /**
@@ -465,8 +478,20 @@ export class FileSystem {
    * `filesUnder(path)` would return the same paths and contents as when `snap` was taken.
    */
   unchangedSince(path: string, snap: DirSnapshot): boolean {
+    // The skip, and why it gives the same answer: `snap` was taken at, or last proven to match,
+    // this very path when `gen` had its current value, and `gen` changes before any change of the
+    // tree. The tree is the same as then, so `path` resolves to the same node (resolution reads
+    // only the tree) and that node's tree is the recorded one: the full check below is true.
+    const proof = this.provenAt.get(snap);
+    if (proof !== undefined && proof.gen === this.gen && proof.path === path) return true;
     const r = this.tryResolve(path);
-    return r !== undefined && r.node === snap[0] && sameTree(snap);
+    const same = r !== undefined && r.node === snap[0] && sameTree(snap);
+    // Proven now: remember it (at this path) until the next change.
+    if (same && proof !== undefined) {
+      proof.path = path;
+      proof.gen = this.gen;
+    } else if (same) this.provenAt.set(snap, { path, gen: this.gen });
+    return same;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -498,12 +523,14 @@ export class FileSystem {
         const child = pr.node.children.get(name);
         const full = pr.path === '/' ? `/${name}` : `${pr.path}/${name}`;
         if (child === undefined) {
+          this.gen++;
           pr.node.children.set(name, { type: 'file', content, mode: opts.mode ?? 0o644, mtime: this.now() });
           pr.node.mtime = this.now();
           this.emit(full, 'create', false);
           return;
         }
         if (child.type === 'file') {
+          this.gen++;
           child.content = append ? child.content + content : content;
           delete child.sizeOverride;
           child.mtime = this.now();
@@ -519,6 +546,7 @@ export class FileSystem {
     if (target) {
       if (target.node.type === 'dir') throw fail('EISDIR');
       const f = target.node as FileNode;
+      this.gen++;
       f.content = append ? f.content + content : content;
       delete f.sizeOverride;
       f.mtime = this.now();
@@ -532,6 +560,7 @@ export class FileSystem {
       if (e instanceof FsError) throw fail(e.code);
       throw e;
     }
+    this.gen++;
     parent.dir.children.set(parent.name, { type: 'file', content, mode: opts.mode ?? 0o644, mtime: this.now() });
     parent.dir.mtime = this.now();
     this.emit(joinPath(parent.dirPath, parent.name), 'create', false);
@@ -552,6 +581,7 @@ export class FileSystem {
     this.mkdir(dirname(path), { parents: true });
     this.writeFile(path, '\u007fELF', { mode });
     const r = this.resolve(path);
+    this.gen++;
     (r.node as FileNode).sizeOverride = size;
   }
 
@@ -581,6 +611,7 @@ export class FileSystem {
     } catch (e) {
       throw this.reword(e, (x) => `chmod: cannot access ${shellQuote(path)}: ${ERRNO_TEXT[x.code]}`);
     }
+    this.gen++;
     r.node.mode = mode;
     this.emit(r.path, 'attrib', r.node.type === 'dir');
   }
@@ -609,6 +640,7 @@ export class FileSystem {
           }
           if (child === undefined) {
             const made: DirNode = { type: 'dir', mode: opts.mode ?? 0o755, mtime: this.now(), children: new Map() };
+            this.gen++;
             at.children.set(part, made);
             at.mtime = this.now();
             this.emit(cur, 'create', true);
@@ -623,6 +655,7 @@ export class FileSystem {
           continue;
         }
         const p = this.parentOf(cur);
+        this.gen++;
         p.dir.children.set(p.name, { type: 'dir', mode: opts.mode ?? 0o755, mtime: this.now(), children: new Map() });
         p.dir.mtime = this.now();
         this.emit(joinPath(p.dirPath, p.name), 'create', true);
@@ -636,6 +669,7 @@ export class FileSystem {
     } catch (e) {
       throw this.reword(e, (x) => mkdirMessage(path, x.code));
     }
+    this.gen++;
     p.dir.children.set(p.name, { type: 'dir', mode: opts.mode ?? 0o755, mtime: this.now(), children: new Map() });
     p.dir.mtime = this.now();
     this.emit(joinPath(p.dirPath, p.name), 'create', true);
@@ -655,6 +689,7 @@ export class FileSystem {
     } catch (e) {
       throw this.reword(e, (x) => msg(x.code));
     }
+    this.gen++;
     p.dir.children.set(p.name, { type: 'symlink', target, mode: 0o777, mtime: this.now() });
     p.dir.mtime = this.now();
     this.emit(joinPath(p.dirPath, p.name), 'create', false);
@@ -680,6 +715,7 @@ export class FileSystem {
       throw this.reword(e, (x) => `rm: cannot remove ${shellQuote(path)}: ${ERRNO_TEXT[x.code]}`);
     }
     if (node.type === 'dir' && !opts.recursive) throw new FsError('EISDIR', norm, `rm: cannot remove ${shellQuote(path)}: ${ERRNO_TEXT.EISDIR}`);
+    this.gen++;
     p.dir.children.delete(p.name);
     p.dir.mtime = this.now();
     this.emit(joinPath(p.dirPath, p.name), 'delete', node.type === 'dir');
@@ -699,6 +735,7 @@ export class FileSystem {
     if (!node) throw new FsError('ENOENT', norm, msg('ENOENT'));
     if (node.type !== 'dir') throw new FsError('ENOTDIR', norm, msg('ENOTDIR'));
     if (node.children.size > 0) throw new FsError('ENOTEMPTY', norm, msg('ENOTEMPTY'));
+    this.gen++;
     p.dir.children.delete(p.name);
     p.dir.mtime = this.now();
     this.emit(joinPath(p.dirPath, p.name), 'delete', true);
@@ -744,8 +781,10 @@ export class FileSystem {
     if (existing === node) return;
     if (existing?.type === 'dir' && node.type !== 'dir')
       throw new FsError('EISDIR', dstPath, `mv: cannot overwrite directory ${shellQuote(shownDst)} with non-directory`);
+    this.gen++;
     sp.dir.children.delete(sp.name);
     sp.dir.mtime = this.now();
+    this.gen++;
     dp.dir.children.set(dp.name, node);
     dp.dir.mtime = this.now();
     this.emit(joinPath(sp.dirPath, sp.name), 'moved_from', node.type === 'dir');
@@ -795,12 +834,14 @@ export class FileSystem {
     if (existing?.type === 'dir' && r.node.type !== 'dir')
       throw new FsError('EISDIR', dstPath, `cp: cannot overwrite directory ${shellQuote(shownDst)} with non-directory`);
     if (existing?.type === 'file' && r.node.type === 'file') {
+      this.gen++;
       existing.content = r.node.content;
       existing.sizeOverride = r.node.sizeOverride;
       existing.mtime = this.now();
       this.emit(joinPath(dp.dirPath, dp.name), 'modify', false);
       return;
     }
+    this.gen++;
     dp.dir.children.set(dp.name, clone(r.node));
     dp.dir.mtime = this.now();
     this.emit(joinPath(dp.dirPath, dp.name), 'create', r.node.type === 'dir');

@@ -610,10 +610,12 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       out.set(name, { source: fs.isFile(path) ? nodeDirMount(fs, path.slice(0, path.lastIndexOf('/')) || '/') : nodeDirMount(fs, path), readOnly: false, dir: path });
     } else if (v.persistentVolumeClaim) {
       const claim = String((v.persistentVolumeClaim as Obj).claimName);
-      const pvc = api.tryGet('persistentvolumeclaims', ns, claim);
+      // Read only (the claim's volume name, the volume's path): the stored objects, no deep copy
+      // per pod sync (performance only; same answers, same errors).
+      const pvc = api.tryGetShared('persistentvolumeclaims', ns, claim);
       if (!pvc) failMount(name, `persistentvolumeclaim "${claim}" not found`);
       const pvName = pvc!.spec?.volumeName;
-      const pv = pvName ? api.tryGet('persistentvolumes', undefined, pvName) : undefined;
+      const pv = pvName ? api.tryGetShared('persistentvolumes', undefined, pvName) : undefined;
       if (!pv) failMount(name, `PVC ${ns}/${claim} is not bound`);
       const path: string = pv!.spec?.hostPath?.path ?? pv!.spec?.local?.path ?? joinPath(podDir(uid), `volumes/kubernetes.io~csi/${pvName}/mount`);
       if (!fs.isDirectory(path)) fs.mkdir(path, { parents: true });
