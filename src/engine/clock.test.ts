@@ -157,6 +157,14 @@ describe('Clock', () => {
     expect(new Clock().rfc3339Micro(61_500)).toBe('2026-01-05T06:01:01.500000Z');
     for (const ms of [0, 951782400000, 1767592800000, 4102444799000]) expect(parseRfc3339(formatRfc3339(ms))).toBe(ms);
   });
+
+  it('rfc3339Micro prints what formatRfc3339 prints with microseconds, across seconds and for any time asked', () => {
+    const c = new Clock();
+    for (const ms of [61_500, 61_000, 61_999, 62_001, 61_007, 3_599_999, 3_600_000, 61_000.5, 0]) {
+      expect(c.rfc3339Micro(ms)).toBe(formatRfc3339(c.epochMs + ms, true));
+      expect(c.rfc3339(ms)).toBe(formatRfc3339(c.epochMs + Math.floor(ms / 1000) * 1000));
+    }
+  });
 });
 
 describe('Rng', () => {
