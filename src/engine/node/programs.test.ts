@@ -286,5 +286,10 @@ describe('models', () => {
     expect(logTime('redis', t)).toBe('05 Jan 2026 06:00:01.123');
     expect(logTime('klog', t, 456)).toBe('0105 06:00:01.123456');
     expect(logTime('httpd', t, 456)).toBe('Mon Jan 05 06:00:01.123456 2026');
+    // The second's date and time are kept between calls: the next second, another day, back again.
+    expect(logTime('pg', t + 877)).toBe('2026-01-05 06:00:02.000 UTC');
+    expect(logTime('rfc3339', t + 86_400_000)).toBe('2026-01-06T06:00:01Z');
+    expect(logTime('pg', t - 124)).toBe('2026-01-05 06:00:00.999 UTC');
+    expect(logTime('klog', t, 456)).toBe('0105 06:00:01.123456');
   });
 });

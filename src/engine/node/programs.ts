@@ -1289,6 +1289,9 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
+/** `logTime`'s date and time strings of the last second it formatted (Unix seconds). */
+let logTimeSecond: { sec: number; date: string; time: string } = { sec: Number.NaN, date: '', time: '' };
+
 /**
  * A log timestamp in one of the formats real programs use. `unixMs` is wall time (epoch +
  * virtual now); `micro` adds sub-millisecond digits (0-999).
@@ -1296,8 +1299,15 @@ const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 export function logTime(kind: string, unixMs: number, micro = 0): string {
   const c = civil(unixMs);
   const us = c.ms * 1000 + micro;
-  const date = `${c.year}-${pad(c.month)}-${pad(c.day)}`;
-  const time = `${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}`;
+  // The calendar date and clock time of the second, kept with the second (a pure function of
+  // it; performance only: log lines of one second share them).
+  const sec = Math.floor(unixMs / 1000);
+  let day = logTimeSecond;
+  if (day.sec !== sec) {
+    day = logTimeSecond = { sec, date: `${c.year}-${pad(c.month)}-${pad(c.day)}`, time: `${pad(c.hour)}:${pad(c.minute)}:${pad(c.second)}` };
+  }
+  const date = day.date;
+  const time = day.time;
   switch (kind) {
     case 'go':
     case 'nginx':
