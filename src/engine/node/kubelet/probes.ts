@@ -19,7 +19,7 @@
  */
 import type { Clock, Timer } from '../../clock';
 import type { KubeObject } from '../../api/types';
-import type { Containerd, ProbeSpec } from '../runtime';
+import type { Containerd, ProbeResult, ProbeSpec } from '../runtime';
 import { CriError } from '../runtime';
 
 /** Probe kinds. */
@@ -281,10 +281,14 @@ export class ProbeManager {
   }
 
   private setResult(w: Worker, id: string, r: ProbeOutcome): void {
-    const before = this.results[w.type].get(id);
-    this.results[w.type].set(id, r);
-    if (before !== r) this.bump(w.podUid);
-    if (before !== r && !this.quiet && (w.type === 'readiness' || w.type === 'startup')) this.host.onStatusChange(w.podUid);
+    const results = this.results[w.type];
+    const before = results.get(id);
+    // The same result again (most probes): setting it would change nothing (same key, same
+    // value, same map order) and nothing below runs (performance only).
+    if (before === r) return;
+    results.set(id, r);
+    this.bump(w.podUid);
+    if (!this.quiet && (w.type === 'readiness' || w.type === 'startup')) this.host.onStatusChange(w.podUid);
   }
 
   /** `doProbe`: one probe round. Returns false when the worker should stop. */
@@ -328,30 +332,36 @@ export class ProbeManager {
     }
     const id = v.id;
     w.inFlight = true;
-    pending.then((res) => {
-      w.inFlight = false;
-      if (w.stopped || this.stopped || w.containerId !== id) return;
-      const cur = this.host.pod(w.podUid) ?? pod;
-      if (res.errored) {
-        this.host.event(cur, w.container, 'Warning', 'Unhealthy', `${PROBE_NAME[w.type]} probe errored and resulted in failure state: ${res.output}`);
-        return;
-      }
-      const r: ProbeOutcome = res.result;
-      if (r === 'failure') this.host.event(cur, w.container, 'Warning', 'Unhealthy', `${PROBE_NAME[w.type]} probe failed: ${res.output.replace(/\s+$/, '')}`);
-      if (w.lastResult === r) w.resultRun++;
-      else {
-        w.lastResult = r;
-        w.resultRun = 1;
-      }
-      if ((r === 'failure' && w.resultRun < w.failureThreshold) || (r === 'success' && w.resultRun < w.successThreshold)) return;
-      this.setResult(w, id, r);
-      if ((w.type === 'liveness' || w.type === 'startup') && r === 'failure') {
-        w.onHold = true;
-        w.resultRun = 0;
-        this.host.onKillNeeded(w.podUid);
-      }
-    });
+    // A result known at once (most probes) is handled now, as `then` would call it now: no
+    // closure per probe (performance only).
+    if (pending.settled) this.onProbeResult(w, id, pod, pending.value!);
+    else pending.then((res) => this.onProbeResult(w, id, pod, res));
     return true;
+  }
+
+  /** A probe of container `id` (run while `pod` was the pod) answered `res`: events, thresholds, the result. */
+  private onProbeResult(w: Worker, id: string, pod: KubeObject, res: ProbeResult): void {
+    w.inFlight = false;
+    if (w.stopped || this.stopped || w.containerId !== id) return;
+    const cur = this.host.pod(w.podUid) ?? pod;
+    if (res.errored) {
+      this.host.event(cur, w.container, 'Warning', 'Unhealthy', `${PROBE_NAME[w.type]} probe errored and resulted in failure state: ${res.output}`);
+      return;
+    }
+    const r: ProbeOutcome = res.result;
+    if (r === 'failure') this.host.event(cur, w.container, 'Warning', 'Unhealthy', `${PROBE_NAME[w.type]} probe failed: ${res.output.replace(/\s+$/, '')}`);
+    if (w.lastResult === r) w.resultRun++;
+    else {
+      w.lastResult = r;
+      w.resultRun = 1;
+    }
+    if ((r === 'failure' && w.resultRun < w.failureThreshold) || (r === 'success' && w.resultRun < w.successThreshold)) return;
+    this.setResult(w, id, r);
+    if ((w.type === 'liveness' || w.type === 'startup') && r === 'failure') {
+      w.onHold = true;
+      w.resultRun = 0;
+      this.host.onKillNeeded(w.podUid);
+    }
   }
 
   private probeSpec(spec: Record<string, unknown>): ProbeSpec {
