@@ -751,7 +751,7 @@ export class Kubelet implements Program {
     this.housekeepings++;
     w.cleanupOrphans();
     if (this.podInformer?.hasSynced() && this.podInformer.isWatching()) {
-      w.ensureMirrorPods();
+      this.ensureMirrorPods(w, this.podInformer);
       this.deleteOrphanedMirrorPods();
     } else if (this.housekeepings % 5 === 0) {
       // The pod watch is not up (API down, or the reflector still backing off): static pods
@@ -759,6 +759,27 @@ export class Kubelet implements Program {
       w.ensureMirrorPods();
     }
   }
+
+  /**
+   * `w.ensureMirrorPods()`, skipped when it would do nothing. The skip, and why it changes nothing:
+   * the last pass was clean (every running static pod had its mirror pod; none was skipped for
+   * being at work, none dispatched), and since then the pod workers hold the same pods in the
+   * same states (same `PodWorkers`, `podsGeneration`) and the pod cache the same pods (same
+   * informer, `podCacheGen`). A static pod at work now is skipped by the pass; any other finds
+   * the same mirror pod as last time, which matched: the pass would dispatch nothing.
+   */
+  private ensureMirrorPods(w: PodWorkers, informer: Informer): void {
+    const m = this.mirrorPodsCleanAt;
+    if (m && m.workers === w && m.podsGen === w.podsGeneration() && m.informer === informer && m.gen === this.podCacheGen) return;
+    this.mirrorPodsCleanAt = undefined;
+    const podsGen = w.podsGeneration();
+    const gen = this.podCacheGen;
+    // Read after the pass: a dispatch only queues work (a clean pass dispatched nothing).
+    if (w.ensureMirrorPods() && w.podsGeneration() === podsGen && this.podCacheGen === gen) this.mirrorPodsCleanAt = { workers: w, podsGen, informer, gen };
+  }
+
+  /** What the last clean `ensureMirrorPods` pass read (see there; performance only). */
+  private mirrorPodsCleanAt: { workers: PodWorkers; podsGen: number; informer: Informer; gen: number } | undefined;
 
   /** Mirror pods whose static pod is gone (manifest removed) are deleted (`DeleteMirrorPod`). */
   private deleteOrphanedMirrorPods(): void {

@@ -494,13 +494,26 @@ export class PodWorkers {
     for (const w of this.workers.values()) if (w.isStatic && w.fullName === fullName && w.state === 'sync') this.dispatch(w, 0, false);
   }
 
-  /** Static pods (running) whose mirror pod is missing in the API: sync them (housekeeping). */
-  ensureMirrorPods(): void {
+  /**
+   * Static pods (running) whose mirror pod is missing in the API: sync them (housekeeping).
+   * Returns true when the pass dispatched nothing and skipped no static pod for being at work:
+   * every running static pod had its mirror pod (performance only: see the kubelet's housekeeping).
+   */
+  ensureMirrorPods(): boolean {
+    let clean = true;
     for (const w of this.workers.values()) {
-      if (!w.isStatic || w.state !== 'sync' || w.working) continue;
+      if (!w.isStatic || w.state !== 'sync') continue;
+      if (w.working) {
+        clean = false;
+        continue;
+      }
       const m = this.h.cachedPod(w.pod.metadata.namespace!, w.pod.metadata.name!);
-      if (!m || !isMirrorPodOf(m, w.pod) || m.metadata.deletionTimestamp) this.dispatch(w, 0, false);
+      if (!m || !isMirrorPodOf(m, w.pod) || m.metadata.deletionTimestamp) {
+        clean = false;
+        this.dispatch(w, 0, false);
+      }
     }
+    return clean;
   }
 
   /**
