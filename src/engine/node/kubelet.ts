@@ -848,20 +848,34 @@ export class Kubelet implements Program {
     if (['Starting', 'NodeReady', 'NodeNotReady'].includes(reason)) this.trace(`kubelet[${this.nodeName}]`, `${reason}: ${message}`, { kind: 'Node', name: this.nodeName }, type);
   }
 
+  /**
+   * The node's capacity. The same object while everything it is computed from is the same
+   * (performance only: the node status loop asks every 10 s). Callers only read it
+   * (`setNodeStatus` copies it, `sameNodeFacts` compares it).
+   */
   private capacity(): Record<string, string> {
     const c = this.deps.capacity ?? {};
-    return {
+    const memoryBytes = this.deps.machine.memoryBytes;
+    const maxPods = this.config.maxPods;
+    const m = this.capacityMemo;
+    if (m && m.cpu === c.cpu && m.ephemeralStorage === c.ephemeralStorage && m.memory === c.memory && m.memoryBytes === memoryBytes && m.maxPods === maxPods) return m.value;
+    const value = {
       cpu: c.cpu ?? '2',
       'ephemeral-storage': c.ephemeralStorage ?? '102626232Ki',
       'hugepages-1Gi': '0',
       'hugepages-2Mi': '0',
-      memory: c.memory ?? memoryQuantity(this.deps.machine.memoryBytes),
-      pods: String(this.config.maxPods),
+      memory: c.memory ?? memoryQuantity(memoryBytes),
+      pods: String(maxPods),
     };
+    this.capacityMemo = { cpu: c.cpu, ephemeralStorage: c.ephemeralStorage, memory: c.memory, memoryBytes, maxPods, value };
+    return value;
   }
 
+  /** `capacity()`'s last answer and its inputs. */
+  private capacityMemo: { cpu?: string; ephemeralStorage?: string; memory?: string; memoryBytes: number; maxPods: number; value: Record<string, string> } | undefined;
+
   /** The last `nodeInfo()` and what it was computed from (performance only: three digests per call). */
-  private nodeInfoMemo: { key: string; info: Record<string, string> } | undefined;
+  private nodeInfoMemo: { boot: number; runtimeVersion: string; version: string; info: Record<string, string> } | undefined;
 
   private nodeInfo(): Record<string, string> {
     const n = this.nodeName;
@@ -872,11 +886,14 @@ export class Kubelet implements Program {
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
     }
-    const key = `${boot}|${runtimeVersion}|${this.version()}`;
-    if (this.nodeInfoMemo?.key === key) return { ...this.nodeInfoMemo.info };
+    // The same object while its inputs are the same (callers only read it: `setNodeStatus`
+    // copies it, `sameNodeFacts` compares it; performance only).
+    const version = this.version();
+    const m = this.nodeInfoMemo;
+    if (m && m.boot === boot && m.runtimeVersion === runtimeVersion && m.version === version) return m.info;
     const info = this.computeNodeInfo(n, boot, runtimeVersion);
-    this.nodeInfoMemo = { key, info };
-    return { ...info };
+    this.nodeInfoMemo = { boot, runtimeVersion, version, info };
+    return info;
   }
 
   private computeNodeInfo(n: string, boot: number, runtimeVersion: string): Record<string, string> {
