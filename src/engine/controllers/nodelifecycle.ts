@@ -610,7 +610,6 @@ export function newNodeLifecycleController(ctx: ControllerContext): Controller {
   /** `monitorNodeHealth`: one pass over every node. */
   function monitorNodeHealth(): void {
     const all = nodes.list();
-    const seen = new Set(all.map((n) => n.metadata.name!));
     for (const n of all) {
       const name = n.metadata.name!;
       if (!knownNodes.has(name)) {
@@ -622,10 +621,16 @@ export function newNodeLifecycleController(ctx: ControllerContext): Controller {
         addZone(n); // a known node that moved to a new zone
       }
     }
-    for (const [name, n] of [...knownNodes]) {
-      if (seen.has(name)) continue;
-      recorder.event(nodeRef(n), 'Normal', 'RemovingNode', `Node ${name} event: Removing Node ${name} from Controller`);
-      knownNodes.delete(name);
+    // Every listed node is known now (the loop above added the new ones; names are unique in the
+    // cache): when there are as many known nodes as listed ones, none is gone and the pass below
+    // would remove nothing (performance only: no set and copy every 5 s).
+    if (knownNodes.size !== all.length) {
+      const seen = new Set(all.map((n) => n.metadata.name!));
+      for (const [name, n] of [...knownNodes]) {
+        if (seen.has(name)) continue;
+        recorder.event(nodeRef(n), 'Normal', 'RemovingNode', `Node ${name} event: Removing Node ${name} from Controller`);
+        knownNodes.delete(name);
+      }
     }
 
     const zoneConditions = new Map<string, (NodeCondition | undefined)[]>();
