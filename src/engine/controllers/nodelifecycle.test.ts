@@ -50,6 +50,17 @@ describe('node-lifecycle-controller', () => {
     expect(reg.every((e) => e.component === 'node-controller' && e.type === 'Normal' && e.involvedObject.kind === 'Node')).toBe(true);
   });
 
+  it('forgets a deleted node on its next pass (Event RemovingNode), once', () => {
+    const c = newTestCluster({ controllers: ['node-lifecycle'] });
+    c.run(1000);
+    c.kubelet.stopNode('worker-2');
+    c.api.delete('nodes', undefined, 'worker-2');
+    c.run(20_000);
+    const removing = c.events.filter((e) => e.reason === 'RemovingNode');
+    expect(removing.map((e) => e.message)).toEqual(['Node worker-2 event: Removing Node worker-2 from Controller']);
+    expect(c.events.filter((e) => e.reason === 'RegisteredNode')).toHaveLength(3);
+  });
+
   it('C10: a silent kubelet makes its node NotReady (Unknown) only after node-monitor-grace-period', () => {
     const c = newTestCluster({ controllers: ['node-lifecycle'] });
     c.apply(barePod('web-a', 'worker-2'));
