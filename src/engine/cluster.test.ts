@@ -311,6 +311,24 @@ describe('boot variants', () => {
     expect(c.kubeSystemReady()).toBe(true);
     expect(c.api.tryGet('namespaces', undefined, 'bookshop')).toBeUndefined();
     expect(c.node(W1).containerd.imageStatus('bookshop:v1')).toBeUndefined();
+    // kindnetd's loop (every 10 s) puts its CNI config back when it is removed or changed, also
+    // after loops that found it in place.
+    const fs = c.node(W1).fs;
+    const path = '/etc/cni/net.d/10-kindnet.conflist';
+    const text = fs.readFile(path);
+    c.run(30_000);
+    fs.rm(path);
+    c.run(11_000);
+    expect(fs.readFile(path)).toBe(text);
+    c.run(30_000);
+    fs.writeFile(path, '{}\n');
+    c.run(11_000);
+    expect(fs.readFile(path)).toBe(text);
+    c.run(30_000);
+    fs.writeFile('/etc/cni/net.d/other', 'x'); // another change of the node's files
+    fs.writeFile(path, '{"edited": true}\n');
+    c.run(11_000);
+    expect(fs.readFile(path)).toBe(text);
   });
 
   it('the whole boot is deterministic: one seed, identical API writes', () => {

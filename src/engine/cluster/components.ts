@@ -43,6 +43,7 @@ import { KUBE_CONTROLLERS } from '../controllers';
 import { ControllerProcess, type ControllerFactory } from '../controllers/manager';
 import { newLocalPathProvisioner } from '../controllers/localpathprovisioner';
 import { KubeScheduler } from '../scheduler/scheduler';
+import type { FileSystem } from '../node/fs';
 import type { Machine } from '../node/machine';
 import type { ProcessContext, Program, Signal } from '../node/process';
 import type { ContainerProgram, ContainerRunSpec, ContainerServices, ProgramFactory } from '../node/programs';
@@ -669,6 +670,11 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
     // (performance only: the loop runs every 10 s; the same text, and once written the file
     // holds this very string, so the comparison below is an identity check, not a character one).
     let conflistFor: { cidr: string; text: string } | undefined;
+    // The node's filesystem and its generation when the file was last read and held exactly
+    // that text: while both are the same, nothing in the tree changed,
+    // so the file still holds it and the read and comparison would find it again (performance
+    // only: the loop runs every 10 s).
+    let conflistOnDisk: { fs: FileSystem; gen: number; text: string } | undefined;
     return withSidecar(models.create(spec, services), {
       start() {
         const node = spec.pod.nodeName;
@@ -685,10 +691,14 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
               const path = '/etc/cni/net.d/10-kindnet.conflist';
               if (conflistFor?.cidr !== cidr) conflistFor = { cidr, text: kindnetConflist(cidr) };
               const text = conflistFor.text;
-              if (machine.fs.tryReadFile(path) !== text) {
-                if (!machine.fs.isDirectory('/etc/cni/net.d')) machine.fs.mkdir('/etc/cni/net.d', { parents: true });
-                machine.fs.writeFile(path, text);
-                env.trace('kindnetd', `${node}: wrote /etc/cni/net.d/10-kindnet.conflist (pod CIDR ${cidr})`, { kind: 'Node', name: node });
+              const fs = machine.fs;
+              const onDisk = conflistOnDisk;
+              if (!(onDisk && onDisk.fs === fs && onDisk.gen === fs.generation() && onDisk.text === text)) {
+                if (fs.tryReadFile(path) !== text) {
+                  if (!fs.isDirectory('/etc/cni/net.d')) fs.mkdir('/etc/cni/net.d', { parents: true });
+                  fs.writeFile(path, text);
+                  env.trace('kindnetd', `${node}: wrote /etc/cni/net.d/10-kindnet.conflist (pod CIDR ${cidr})`, { kind: 'Node', name: node });
+                } else conflistOnDisk = { fs, gen: fs.generation(), text };
               }
             }
           } catch (e) {

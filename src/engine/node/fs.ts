@@ -230,6 +230,15 @@ export class FileSystem {
     this.root = { type: 'dir', mode: 0o755, mtime: now(), children: new Map() };
   }
 
+  /**
+   * A number that changes whenever the tree changes (an entry added, replaced or removed, a
+   * file's content, size or mode; not an mtime alone): equal numbers from the same FileSystem
+   * mean every path resolves to the same nodes with the same contents. Performance only.
+   */
+  generation(): number {
+    return this.gen;
+  }
+
   // ---------------------------------------------------------------------------------------
   // Lookup
 
