@@ -31,6 +31,21 @@ describe('kubelet: periodic work that finds nothing to do', () => {
     expect(counts.filter((n) => n === 1).length).toBeGreaterThan(100);
   });
 
+  it('housekeeping still stops a pod sandbox nobody wants after many passes that found no orphan', () => {
+    const fx = newKubeletFixture();
+    fx.run(1000);
+    fx.createPod({ metadata: { name: 'web' }, spec: { containers: [{ name: 'app', image: 'nginx:1.27' }] } }, 'k8s-lab-worker');
+    fx.run(60_000);
+    const rt = fx.node('k8s-lab-worker').runtime();
+    // A sandbox of a pod the kubelet never heard of (crictl runp): an orphan for the next pass.
+    const sb = rt.runPodSandbox({ name: 'ghost', namespace: 'default', uid: 'ghost-uid' });
+    expect(rt.listPodSandboxes({ podUid: 'ghost-uid' }).map((s) => s.state)).toEqual(['SANDBOX_READY']);
+    fx.run(10_000);
+    expect(rt.listPodSandboxes({ podUid: 'ghost-uid' }).map((s) => [s.id, s.state])).toEqual([[sb, 'SANDBOX_NOTREADY']]);
+    // The pod the kubelet knows keeps running.
+    expect(fx.pod('web')!.status.phase).toBe('Running');
+  });
+
   it('the node follows its CNI configuration directory: NotReady while empty, Ready with a config, NotReady again when it goes', () => {
     const fx = newKubeletFixture();
     const fs = fx.node('k8s-lab-worker').machine.fs;

@@ -1498,11 +1498,20 @@ export class PodWorkers {
     let sandboxes: PodSandboxStatus[] | undefined;
     let containers: ContainerStatus[] | undefined;
     let uids: readonly string[];
+    let generation: number;
     try {
       cri = this.h.cri();
       // The pod UIDs with a ready sandbox or a running container depend only on the runtime's
       // records: reuse the last answer while its generation is unchanged (performance only).
-      const generation = cri.plegGeneration();
+      generation = cri.plegGeneration();
+      // The skip, and why it changes nothing: the last pass found every such UID with a worker
+      // (no orphan, none being killed), and since then the runtime's records (same runtime and
+      // generation: the same UIDs) and the set of UIDs with a worker (`workerSetGen`) are the
+      // same, and no orphan is being killed: every UID still has its worker, the loop would
+      // find nothing.
+      const clean = this.orphansClean;
+      if (clean && clean.cri === cri && clean.generation === generation && clean.workerSetGen === this.workerSetGen && this.orphansKilling.size === 0) return;
+      this.orphansClean = undefined;
       const last = this.orphanScan;
       if (last && last.cri === cri && last.generation === generation) uids = last.uids;
       else {
@@ -1519,8 +1528,10 @@ export class PodWorkers {
       if (!(e instanceof CriError)) throw e;
       return;
     }
+    let found = false;
     for (const uid of uids) {
       if (!uid || this.workers.has(uid) || this.orphansKilling.has(uid)) continue;
+      found = true;
       // Unchanged since the generation was read: the same lists the scan would have used.
       sandboxes ??= cri.listPodSandboxes();
       containers ??= cri.listContainers({ state: 'CONTAINER_RUNNING' });
@@ -1542,7 +1553,11 @@ export class PodWorkers {
         this.orphansKilling.delete(uid);
       });
     }
+    if (!found && this.orphansKilling.size === 0) this.orphansClean = { cri, generation, workerSetGen: this.workerSetGen };
   }
+
+  /** The runtime, its generation and `workerSetGen` when `cleanupOrphans` last found no orphan (performance only). */
+  private orphansClean: { cri: Containerd; generation: number; workerSetGen: number } | undefined;
 
   private killAllOrphan(ghost: KubeObject, list: { c: RuntimeContainer; spec: Obj; message: string; grace: number }[], cb: () => void): void {
     const w: Worker = { uid: ghost.metadata.uid!, pod: ghost, fullName: podFullName(ghost), isStatic: false, state: 'terminating', removed: true, working: true, pending: false, admitted: true, specGen: 0, reasonsGen: 0 };
