@@ -124,6 +124,12 @@ export class ProbeManager {
   constructor(private readonly host: ProberHost) {}
 
   /**
+   * The CRI probe options (the kubelet's User-Agent), one object for every probe: the runtime
+   * only reads it (performance only: no options record per probe).
+   */
+  private probeOpts: { userAgent: string } | undefined;
+
+  /**
    * A number that changes whenever `started`/`ready` for pod `uid` could answer differently than
    * before, or could have side effects (a manual probe): equal numbers mean equal answers to
    * equal questions, with no probe run by asking.
@@ -324,7 +330,7 @@ export class ProbeManager {
     if (v.startedAt !== undefined && now - v.startedAt < initialDelay * 1000) return true;
     let pending;
     try {
-      pending = this.host.cri().probe(v.id, (w.probe ??= this.probeSpec(w.spec)), { userAgent: this.host.userAgent });
+      pending = this.host.cri().probe(v.id, (w.probe ??= this.probeSpec(w.spec)), (this.probeOpts ??= { userAgent: this.host.userAgent }));
     } catch (e) {
       if (!(e instanceof CriError)) throw e;
       this.host.event(pod, w.container, 'Warning', 'Unhealthy', `${PROBE_NAME[w.type]} probe errored and resulted in failure state: ${e.message}`);
