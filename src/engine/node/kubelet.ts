@@ -752,7 +752,7 @@ export class Kubelet implements Program {
     w.cleanupOrphans();
     if (this.podInformer?.hasSynced() && this.podInformer.isWatching()) {
       this.ensureMirrorPods(w, this.podInformer);
-      this.deleteOrphanedMirrorPods();
+      this.deleteOrphanedMirrorPods(w);
     } else if (this.housekeepings % 5 === 0) {
       // The pod watch is not up (API down, or the reflector still backing off): static pods
       // sync now and then anyway, and their sync creates the mirror pod as soon as the API answers.
@@ -782,7 +782,7 @@ export class Kubelet implements Program {
   private mirrorPodsCleanAt: { workers: PodWorkers; podsGen: number; informer: Informer; gen: number } | undefined;
 
   /** Mirror pods whose static pod is gone (manifest removed) are deleted (`DeleteMirrorPod`). */
-  private deleteOrphanedMirrorPods(): void {
+  private deleteOrphanedMirrorPods(workers: PodWorkers): void {
     // The skip, and why it changes nothing: the pass acts only on cached mirror pods without a
     // deletion timestamp; when the last pass found none and the cache holds the same pods (the
     // same informer, `podCacheGen` unchanged), there are still none, and the pass would only
@@ -796,7 +796,6 @@ export class Kubelet implements Program {
     // `podCacheGen`), the pod workers the same pods in the same states (same `PodWorkers`,
     // `podsGeneration`) and the static pod UIDs are the same set (`staticUids` is replaced, never
     // changed in place). The pass reads nothing else: it would keep every candidate again.
-    const workers = this.workers!;
     const kept = this.allMirrorPodsKeptAt;
     if (informer && kept && kept.informer === informer && kept.gen === this.podCacheGen && kept.workers === workers && kept.podsGen === workers.podsGeneration() && kept.staticUids === this.staticUids) return;
     this.allMirrorPodsKeptAt = undefined;
@@ -811,8 +810,8 @@ export class Kubelet implements Program {
       candidates++;
       if (!keep) {
         keep = new Set();
-        for (const s of this.workers!.known()) {
-          if (s.metadata.annotations?.[CONFIG_HASH_ANNOTATION] && this.workers!.workerState(s.metadata.uid!) !== 'terminated' && this.staticUids.has(s.metadata.uid!)) keep.add(podFullName(s));
+        for (const s of workers.known()) {
+          if (s.metadata.annotations?.[CONFIG_HASH_ANNOTATION] && workers.workerState(s.metadata.uid!) !== 'terminated' && this.staticUids.has(s.metadata.uid!)) keep.add(podFullName(s));
         }
       }
       const fullName = podFullName(p);
