@@ -404,11 +404,14 @@ export const DEFAULT_MAX_PODS = 110;
  * (assumed pods included), host ports in use, and the pods themselves. A NodeInfo may exist
  * without a Node object while bound pods still point at a node that is gone (a "ghost").
  */
-let nodeInfoIds = 0;
-
 export class NodeInfo {
-  /** A small integer unique to this NodeInfo (indexes the pod counters' arrays). */
-  readonly id = nodeInfoIds++;
+  /**
+   * A small integer unique to this NodeInfo within its cache (indexes the pod counters' arrays),
+   * given by `SchedulerCache` from 0 up, so the counters' arrays stay dense whatever number of
+   * caches (scheduler processes) came before. -1 for a NodeInfo outside a cache (a `clone()`,
+   * which counters never see: they count only the cache's own NodeInfos).
+   */
+  readonly id: number;
   node: KubeObject | undefined;
   labels: Record<string, string> = {};
   /** `kubernetes.io/hostname` and `topology.kubernetes.io/zone`, read often by spreading. */
@@ -429,8 +432,26 @@ export class NodeInfo {
   private portsAnyIp = new Map<string, number>();
   /** Bumped on every change (the snapshot's `Generation`). */
   generation = 0;
+  /**
+   * Memo of this node's NodeResourcesFit + NodeResourcesBalancedAllocation score (weighted sum,
+   * plugins.ts `scoreNodes`) for the pod requests in the key. That score is a pure function of
+   * `allocatable`, `requested`, `nonZeroCPU`/`nonZeroMemory` (all changed only by `setNode` and
+   * `adjust`, which bump `generation`) and the pod's four request numbers, so it is reused while
+   * `fitMemoGen === generation` and the pod's numbers equal the key. Not copied by `clone()`.
+   */
+  fitMemoGen = -1;
+  fitMemoNzCPU = 0;
+  fitMemoNzMem = 0;
+  fitMemoCPU = 0;
+  fitMemoMem = 0;
+  fitMemoScore = 0;
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    id = -1,
+  ) {
+    this.id = id;
+  }
 
   /** Set (or replace) the Node object. */
   setNode(node: KubeObject): void {
@@ -596,6 +617,8 @@ export class SchedulerCache {
   private listCache: NodeInfo[] | undefined;
   private counters = new Map<string, PodCounter>();
   private counterClock = 0;
+  /** The next `NodeInfo.id`. */
+  private nextNodeId = 0;
   /** Pods with required anti-affinity anywhere in the cache (fast path for InterPodAffinity). */
   requiredAntiAffinityPods = 0;
   /** Pods with any (anti-)affinity term anywhere in the cache (fast path for its scoring). */
@@ -629,7 +652,7 @@ export class SchedulerCache {
     const name = node.metadata.name!;
     let ni = this.nodes.get(name);
     if (!ni) {
-      ni = new NodeInfo(name);
+      ni = new NodeInfo(name, this.nextNodeId++);
       this.nodes.set(name, ni);
     }
     if (ni.node) {
@@ -740,7 +763,7 @@ export class SchedulerCache {
   private place(p: PodInfo): void {
     let ni = this.nodes.get(p.nodeName);
     if (!ni) {
-      ni = new NodeInfo(p.nodeName);
+      ni = new NodeInfo(p.nodeName, this.nextNodeId++);
       this.nodes.set(p.nodeName, ni);
     }
     ni.addPod(p);

@@ -991,33 +991,49 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): F
   // NodeResourcesFit LeastAllocated (cpu and memory, weight 1 each, non-zero requests) and
   // NodeResourcesBalancedAllocation (1 - std of the cpu/memory fractions of the real requests;
   // skipped for BestEffort pods), in one pass.
-  const balanced = pi.requests.milliCPU > 0 || pi.requests.memory > 0;
+  // The result per node is memoised on the NodeInfo (see `NodeInfo.fitMemoGen`): between two
+  // cycles only the nodes that changed recompute it (five float divisions per node otherwise).
+  const pNzCPU = pi.nonZeroCPU;
+  const pNzMem = pi.nonZeroMemory;
+  const pCPU = pi.requests.milliCPU;
+  const pMem = pi.requests.memory;
+  const balanced = pCPU > 0 || pMem > 0;
   const wFit = W_FIT;
   const wBal = W_BALANCED;
   for (let i = 0; i < n; i++) {
     const ni = nodes[i];
+    if (ni.fitMemoGen === ni.generation && ni.fitMemoNzCPU === pNzCPU && ni.fitMemoNzMem === pNzMem && ni.fitMemoCPU === pCPU && ni.fitMemoMem === pMem) {
+      total[i] += ni.fitMemoScore;
+      continue;
+    }
     const aCPU = ni.allocatable.milliCPU;
     const aMem = ni.allocatable.memory;
     let sum = 0;
     let weights = 0;
     if (aCPU > 0) {
-      sum += leastRequested(ni.nonZeroCPU + pi.nonZeroCPU, aCPU);
+      sum += leastRequested(ni.nonZeroCPU + pNzCPU, aCPU);
       weights++;
     }
     if (aMem > 0) {
-      sum += leastRequested(ni.nonZeroMemory + pi.nonZeroMemory, aMem);
+      sum += leastRequested(ni.nonZeroMemory + pNzMem, aMem);
       weights++;
     }
     let t = (weights === 0 ? 0 : Math.trunc(sum / weights)) * wFit;
     if (balanced) {
       let std = 0;
       if (aCPU > 0 && aMem > 0) {
-        const fc = Math.min(1, (ni.requested.milliCPU + pi.requests.milliCPU) / aCPU);
-        const fm = Math.min(1, (ni.requested.memory + pi.requests.memory) / aMem);
+        const fc = Math.min(1, (ni.requested.milliCPU + pCPU) / aCPU);
+        const fm = Math.min(1, (ni.requested.memory + pMem) / aMem);
         std = Math.abs((fc - fm) / 2);
       }
       t += Math.trunc((1 - std) * MAX_SCORE) * wBal;
     }
+    ni.fitMemoGen = ni.generation;
+    ni.fitMemoNzCPU = pNzCPU;
+    ni.fitMemoNzMem = pNzMem;
+    ni.fitMemoCPU = pCPU;
+    ni.fitMemoMem = pMem;
+    ni.fitMemoScore = t;
     total[i] += t;
   }
 
@@ -1105,6 +1121,28 @@ function spreadScore(h: PluginHandle, s: CycleState, nodes: NodeInfo[], raw: Flo
   }
   let min = Number.MAX_SAFE_INTEGER;
   let max = 0;
+  if (m === 1 && isHost[0]) {
+    // One constraint, by hostname (the system default spreading without zones, or a pod's own
+    // hostname constraint): the loop below with its one iteration written out. `labelOf` of the
+    // hostname key is `ni.hostname`, `count` is the counter's per-node entry, and 0 + x === x.
+    const perNode = counters[0].perNode;
+    const w = weights[0];
+    const skew1 = constraints[0].maxSkew - 1;
+    for (let i = 0; i < n; i++) {
+      const ni = nodes[i];
+      let r = 0;
+      if (ni.hostname !== undefined) r = Math.round((perNode[ni.id] ?? 0) * w + skew1);
+      else if (requireAll) {
+        raw[i] = -1;
+        continue;
+      }
+      raw[i] = r;
+      if (r < min) min = r;
+      if (r > max) max = r;
+    }
+    normalizeSpread(raw, n, min, max);
+    return true;
+  }
   for (let i = 0; i < n; i++) {
     const ni = nodes[i];
     if (requireAll) {
@@ -1127,12 +1165,53 @@ function spreadScore(h: PluginHandle, s: CycleState, nodes: NodeInfo[], raw: Flo
     if (r < min) min = r;
     if (r > max) max = r;
   }
-  for (let i = 0; i < n; i++) {
-    if (raw[i] < 0) raw[i] = 0;
-    else if (max === 0) raw[i] = MAX_SCORE;
-    else raw[i] = Math.trunc((MAX_SCORE * (max + min - raw[i])) / max);
-  }
+  normalizeSpread(raw, n, min, max);
   return true;
+}
+
+/** Per-value memo of `normalizeSpread` within one call: the call's stamp, and the value. */
+const NORM_MEMO_SIZE = 4096;
+const normStamp = new Int32Array(NORM_MEMO_SIZE);
+const normValue = new Float64Array(NORM_MEMO_SIZE);
+let normCall = 0;
+
+/**
+ * PodTopologySpread `NormalizeScore`: a node left out (raw -1) scores 0; otherwise
+ * `100 * (max + min - raw) / max`, truncated (every node 100 when max is 0). The value depends
+ * only on `raw` within one call (min and max are fixed), and raw scores are small integers
+ * (`Math.round` of counts), so each distinct raw value below NORM_MEMO_SIZE is divided once
+ * per call and the result reused; larger values are computed directly. Same numbers.
+ */
+function normalizeSpread(raw: Float64Array, n: number, min: number, max: number): void {
+  if (max === 0) {
+    for (let i = 0; i < n; i++) raw[i] = raw[i] < 0 ? 0 : MAX_SCORE;
+    return;
+  }
+  normCall = (normCall + 1) | 0;
+  if (normCall === 0) {
+    normStamp.fill(0);
+    normCall = 1;
+  }
+  const call = normCall;
+  for (let i = 0; i < n; i++) {
+    const r = raw[i];
+    if (r < 0) {
+      raw[i] = 0;
+      continue;
+    }
+    if (r < NORM_MEMO_SIZE) {
+      if (normStamp[r] === call) {
+        raw[i] = normValue[r];
+        continue;
+      }
+      const v = Math.trunc((MAX_SCORE * (max + min - r)) / max);
+      normStamp[r] = call;
+      normValue[r] = v;
+      raw[i] = v;
+      continue;
+    }
+    raw[i] = Math.trunc((MAX_SCORE * (max + min - r)) / max);
+  }
 }
 
 const defaultConstraintCache = new WeakMap<Selector, [SpreadConstraint[], SpreadConstraint[]]>();
