@@ -17,7 +17,7 @@
  * Each plugin mirrors its package under pkg/scheduler/framework/plugins/ (file named at the
  * plugin). The reason strings are the real ones; they are what users read in FailedScheduling.
  */
-import type { KubeObject } from '../api/types';
+import { deepEqual, type KubeObject } from '../api/types';
 import type { Lister } from '../client/informer';
 import { toleratesTaint } from '../controllers/util';
 import { everything, nothing, selectorFromLabelSelector, selectorFromSet, type Selector } from '../api/labels';
@@ -27,6 +27,7 @@ import {
   labelOf,
   termMatches,
   type AffinityTerm,
+  type HostPort,
   type NodeInfo,
   type PodCounter,
   type PodInfo,
@@ -290,6 +291,12 @@ export interface CycleState {
   /** The pod tolerates `node.kubernetes.io/unschedulable:NoSchedule` (NodeUnschedulable). */
   toleratesUnschedulable: boolean;
   affinity: NodeMatcher | undefined;
+  /**
+   * The pod's filter signature: equal for two pods whose node name, tolerations, nodeSelector,
+   * required node affinity, host ports and requests are equal, i.e. everything the pod-only
+   * filters read (see `runFilters` and `NodeInfo.filterMemoSig`). Always >= 1.
+   */
+  filterSig: number;
   /** NodeAffinity's PreFilterResult: only these nodes are examined (DaemonSet pods). */
   nodeNames: Set<string> | undefined;
   volume: VolumeState | undefined;
@@ -308,6 +315,90 @@ export interface PreFilterResult {
 
 const pair = (k: string, v: string) => `${k}\x00${v}`;
 
+/** The pod inputs of the pod-only filters, with the signature id they were given. */
+interface FilterInputs {
+  id: number;
+  nodeName: string;
+  tolerations: unknown;
+  nodeSelector: unknown;
+  required: unknown;
+  ports: HostPort[];
+  milliCPU: number;
+  memory: number;
+  ephemeralStorage: number;
+  scalar: Map<string, number> | undefined;
+}
+
+/** The most recently seen filter inputs, newest first (a small bound: pods of a few shapes alternate). */
+const recentFilterInputs: FilterInputs[] = [];
+const RECENT_FILTER_INPUTS = 8;
+let nextFilterSig = 1;
+
+function scalarsEqual(a: Map<string, number> | undefined, b: Map<string, number> | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.size !== b.size) return false;
+  for (const [k, v] of a) if (b.get(k) !== v) return false;
+  return true;
+}
+
+function portsEqual(a: HostPort[], b: HostPort[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i].ip !== b[i].ip || a[i].protocol !== b[i].protocol || a[i].port !== b[i].port) return false;
+  return true;
+}
+
+/**
+ * The pod's filter signature (`CycleState.filterSig`): the id of equal inputs among the recently
+ * seen ones, else a new id (ids are never reused). Two pods with the same id have equal node
+ * name, tolerations, nodeSelector, required node affinity (`deepEqual`: fields set to undefined
+ * count as absent, as they do for the filters), host ports and requests: everything the pod-only
+ * filters read. So a node that passed those filters for one passes them for the other (same
+ * node generation). Equal inputs given two ids only cost memo misses.
+ */
+function filterSignature(pod: KubeObject, pi: PodInfo): number {
+  const spec = pod.spec ?? {};
+  const r = pi.requests;
+  const tolerations = spec.tolerations;
+  const nodeSelector = spec.nodeSelector;
+  const required = spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  for (let i = 0; i < recentFilterInputs.length; i++) {
+    const f = recentFilterInputs[i];
+    if (
+      f.nodeName === pi.nodeName &&
+      f.milliCPU === r.milliCPU &&
+      f.memory === r.memory &&
+      f.ephemeralStorage === r.ephemeralStorage &&
+      scalarsEqual(f.scalar, r.scalar) &&
+      portsEqual(f.ports, pi.ports) &&
+      deepEqual(f.tolerations, tolerations) &&
+      deepEqual(f.nodeSelector, nodeSelector) &&
+      deepEqual(f.required, required)
+    ) {
+      if (i > 0) {
+        recentFilterInputs.splice(i, 1);
+        recentFilterInputs.unshift(f);
+      }
+      return f.id;
+    }
+  }
+  // The inputs are kept by reference: informer objects (and their parts) are never mutated.
+  const f: FilterInputs = {
+    id: nextFilterSig++,
+    nodeName: pi.nodeName,
+    tolerations,
+    nodeSelector,
+    required,
+    ports: pi.ports,
+    milliCPU: r.milliCPU,
+    memory: r.memory,
+    ephemeralStorage: r.ephemeralStorage,
+    scalar: r.scalar,
+  };
+  recentFilterInputs.unshift(f);
+  if (recentFilterInputs.length > RECENT_FILTER_INPUTS) recentFilterInputs.pop();
+  return f.id;
+}
+
 /** Run every PreFilter plugin (`RunPreFilterPlugins`). */
 export function preFilter(h: PluginHandle, pod: KubeObject, pi: PodInfo): PreFilterResult {
   const tolerations = (pod.spec?.tolerations ?? []) as Toleration[];
@@ -317,6 +408,7 @@ export function preFilter(h: PluginHandle, pod: KubeObject, pi: PodInfo): PreFil
     tolerations,
     toleratesUnschedulable: tolerated(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }),
     affinity: requiredNodeAffinity(pod),
+    filterSig: filterSignature(pod, pi),
     nodeNames: undefined,
     volume: undefined,
     spread: undefined,
@@ -366,6 +458,39 @@ export function preFilter(h: PluginHandle, pod: KubeObject, pi: PodInfo): PreFil
  * nominated pods) and `s` a matching clone of the state.
  */
 export function runFilters(h: PluginHandle, s: CycleState, ni: NodeInfo): Status | undefined {
+  // The pod-only filters are a pure function of the node (every change to what they read bumps
+  // `generation`: setNode, addPod/removePod, removeNode) and of the pod inputs in the signature:
+  // a pass is remembered on the node and reused for the next pod with the same signature. A
+  // failure is not remembered (its status is built afresh, as before).
+  if (ni.filterMemoGen !== ni.generation || ni.filterMemoSig !== s.filterSig) {
+    const st = podFilters(h, s, ni);
+    if (st) return st;
+    ni.filterMemoGen = ni.generation;
+    ni.filterMemoSig = s.filterSig;
+  }
+  // VolumeBinding (plugins/volumebinding).
+  if (s.volume) {
+    const v = volumeFilter(h, s, s.volume, ni);
+    if (v) return v;
+  }
+  // PodTopologySpread (plugins/podtopologyspread/filtering.go).
+  if (s.spread) {
+    const v = spreadFilter(s.spread, s.pi, ni);
+    if (v) return v;
+  }
+  // InterPodAffinity (plugins/interpodaffinity/filtering.go).
+  if (s.interPod) {
+    const v = interPodFilter(s.interPod, s.pi, ni);
+    if (v) return v;
+  }
+  return undefined;
+}
+
+/**
+ * The filters that read only the node and the pod (in `RunFilterPlugins` order, before the
+ * ones with PreFilter state): the first failing status, or undefined.
+ */
+function podFilters(h: PluginHandle, s: CycleState, ni: NodeInfo): Status | undefined {
   // NodeUnschedulable (plugins/nodeunschedulable).
   if (ni.unschedulable && !s.toleratesUnschedulable) return status('UnschedulableAndUnresolvable', PLUGIN.NodeUnschedulable, ERR_NODE_UNSCHEDULABLE);
   // NodeName (plugins/nodename).
@@ -394,21 +519,6 @@ export function runFilters(h: PluginHandle, s: CycleState, ni: NodeInfo): Status
   ) {
     const fit = fitsRequest(s.pi, ni);
     if (fit) return fit;
-  }
-  // VolumeBinding (plugins/volumebinding).
-  if (s.volume) {
-    const v = volumeFilter(h, s, s.volume, ni);
-    if (v) return v;
-  }
-  // PodTopologySpread (plugins/podtopologyspread/filtering.go).
-  if (s.spread) {
-    const v = spreadFilter(s.spread, s.pi, ni);
-    if (v) return v;
-  }
-  // InterPodAffinity (plugins/interpodaffinity/filtering.go).
-  if (s.interPod) {
-    const v = interPodFilter(s.interPod, s.pi, ni);
-    if (v) return v;
   }
   return undefined;
 }
@@ -955,7 +1065,13 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): F
   let preferTolerations: Toleration[] | undefined;
   let anyPrefer = false;
   for (let i = 0; i < n; i++) {
-    const taints = nodes[i].taints;
+    const ni = nodes[i];
+    // No PreferNoSchedule taint (the count is kept by setNode): nothing to count.
+    if (ni.preferNoScheduleTaints === 0) {
+      raw[i] = 0;
+      continue;
+    }
+    const taints = ni.taints;
     let c = 0;
     for (let j = 0; j < taints.length; j++) {
       const t = taints[j];
