@@ -428,16 +428,14 @@ export class NodeInfo {
   filterMemoSig = 0;
   /**
    * Memo of this node's NodeResourcesFit + NodeResourcesBalancedAllocation score (weighted sum,
-   * plugins.ts `scoreNodes`) for the pod requests in the key. That score is a pure function of
-   * `allocatable`, `requested`, `nonZeroCPU`/`nonZeroMemory` (all changed only by `setNode` and
-   * `adjust`, which bump `generation`) and the pod's four request numbers, so it is reused while
-   * `fitMemoGen === generation` and the pod's numbers equal the key. Not copied by `clone()`.
+   * plugins.ts `scoreNodes`) for the pods whose four request numbers have the signature
+   * `fitMemoSig`. That score is a pure function of `allocatable`, `requested`,
+   * `nonZeroCPU`/`nonZeroMemory` (all changed only by `setNode` and `adjust`, which bump
+   * `generation`) and those numbers, so it is reused while `fitMemoGen === generation`. Small
+   * integers only (a boxed double field would cost a memory load per node). Not copied by `clone()`.
    */
   fitMemoGen = -1;
-  fitMemoNzCPU = 0;
-  fitMemoNzMem = 0;
-  fitMemoCPU = 0;
-  fitMemoMem = 0;
+  fitMemoSig = 0;
   fitMemoScore = 0;
   /** `kubernetes.io/hostname` and `topology.kubernetes.io/zone`, read often by spreading. */
   hostname: string | undefined;

@@ -1041,6 +1041,32 @@ function addWeighted(total: Float64Array, raw: Float64Array, n: number, w: numbe
   for (let i = 0; i < n; i++) total[i] += raw[i] * w;
 }
 
+/** Recently seen request numbers (nonZeroCPU, nonZeroMemory, milliCPU, memory, id), newest first. */
+const recentFitInputs: number[][] = [];
+let nextFitSig = 1;
+
+/**
+ * The signature of a pod's four request numbers that the fit and balanced scores read
+ * (`NodeInfo.fitMemoSig`): the id of equal numbers among the recently seen ones, else a new id
+ * (ids are never reused, so equal ids mean equal numbers). Always >= 1.
+ */
+function fitSignature(nzCPU: number, nzMem: number, cpu: number, mem: number): number {
+  for (let i = 0; i < recentFitInputs.length; i++) {
+    const f = recentFitInputs[i];
+    if (f[0] === nzCPU && f[1] === nzMem && f[2] === cpu && f[3] === mem) {
+      if (i > 0) {
+        recentFitInputs.splice(i, 1);
+        recentFitInputs.unshift(f);
+      }
+      return f[4];
+    }
+  }
+  const f = [nzCPU, nzMem, cpu, mem, nextFitSig++];
+  recentFitInputs.unshift(f);
+  if (recentFitInputs.length > RECENT_FILTER_INPUTS) recentFitInputs.pop();
+  return f[4];
+}
+
 /** Scratch buffers reused across cycles (scoring runs once per cycle, never re-entered). */
 let scratchTotal = new Float64Array(256);
 let scratchRaw = new Float64Array(256);
@@ -1058,68 +1084,48 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): F
   }
   const total = scratchTotal;
   const raw = scratchRaw;
-  total.fill(0, 0, n);
   const pi = s.pi;
+  // Every weighted plugin score is an integer (normalised with Math.trunc, times an integer
+  // weight) and a node's total stays far below 2^53, so the sums are exact in any order: the
+  // passes below add the plugins in fewer loops (a score equal on every node is carried in
+  // `everyNode` and added with the next pass), giving the same totals.
+  let everyNode = 0;
 
-  // TaintToleration (plugins/tainttoleration): intolerable PreferNoSchedule taints, fewer is better.
+  // One pass: TaintToleration's raw counts (intolerable PreferNoSchedule taints, fewer is better)
+  // into `raw`, and NodeResourcesFit LeastAllocated (cpu and memory, weight 1 each, non-zero
+  // requests) + NodeResourcesBalancedAllocation (1 - std of the cpu/memory fractions of the real
+  // requests; skipped for BestEffort pods) as each node's first total.
+  // The fit score per node is memoised on the NodeInfo (see `NodeInfo.fitMemoGen`): between two
+  // cycles only the nodes that changed recompute it (five float divisions per node otherwise).
   let preferTolerations: Toleration[] | undefined;
   let anyPrefer = false;
-  for (let i = 0; i < n; i++) {
-    const ni = nodes[i];
-    // No PreferNoSchedule taint (the count is kept by setNode): nothing to count.
-    if (ni.preferNoScheduleTaints === 0) {
-      raw[i] = 0;
-      continue;
-    }
-    const taints = ni.taints;
-    let c = 0;
-    for (let j = 0; j < taints.length; j++) {
-      const t = taints[j];
-      if (t.effect !== 'PreferNoSchedule') continue;
-      preferTolerations ??= s.tolerations.filter((x) => !x.effect || x.effect === 'PreferNoSchedule');
-      if (!tolerated(preferTolerations, t)) c++;
-    }
-    raw[i] = c;
-    if (c > 0) anyPrefer = true;
-  }
-  if (anyPrefer) {
-    defaultNormalize(raw, n, true);
-    addWeighted(total, raw, n, W_TAINT);
-  } else {
-    // Every node scores the maximum (DefaultNormalizeScore with reverse and no taint anywhere).
-    const v = MAX_SCORE * W_TAINT;
-    for (let i = 0; i < n; i++) total[i] += v;
-  }
-
-  // NodeAffinity (plugins/nodeaffinity): the weights of the preferred terms a node matches.
-  const preferred = pi.pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution as { weight?: number; preference?: NodeSelectorTerm }[] | undefined;
-  if (preferred && preferred.length > 0) {
-    const terms = preferred.map((p) => ({ weight: p.weight ?? 0, match: compileNodeSelectorTerm(p.preference ?? {}) }));
-    for (let i = 0; i < n; i++) {
-      let sc = 0;
-      for (const t of terms) if (t.match(nodes[i].labels, nodes[i].name)) sc += t.weight;
-      raw[i] = sc;
-    }
-    defaultNormalize(raw, n, false);
-    addWeighted(total, raw, n, W_NODE_AFFINITY);
-  }
-
-  // NodeResourcesFit LeastAllocated (cpu and memory, weight 1 each, non-zero requests) and
-  // NodeResourcesBalancedAllocation (1 - std of the cpu/memory fractions of the real requests;
-  // skipped for BestEffort pods), in one pass.
-  // The result per node is memoised on the NodeInfo (see `NodeInfo.fitMemoGen`): between two
-  // cycles only the nodes that changed recompute it (five float divisions per node otherwise).
   const pNzCPU = pi.nonZeroCPU;
   const pNzMem = pi.nonZeroMemory;
   const pCPU = pi.requests.milliCPU;
   const pMem = pi.requests.memory;
+  const fitSig = fitSignature(pNzCPU, pNzMem, pCPU, pMem);
   const balanced = pCPU > 0 || pMem > 0;
   const wFit = W_FIT;
   const wBal = W_BALANCED;
   for (let i = 0; i < n; i++) {
     const ni = nodes[i];
-    if (ni.fitMemoGen === ni.generation && ni.fitMemoNzCPU === pNzCPU && ni.fitMemoNzMem === pNzMem && ni.fitMemoCPU === pCPU && ni.fitMemoMem === pMem) {
-      total[i] += ni.fitMemoScore;
+    // TaintToleration; no PreferNoSchedule taint (the count is kept by setNode): nothing to count.
+    if (ni.preferNoScheduleTaints === 0) raw[i] = 0;
+    else {
+      const taints = ni.taints;
+      let c = 0;
+      for (let j = 0; j < taints.length; j++) {
+        const t = taints[j];
+        if (t.effect !== 'PreferNoSchedule') continue;
+        preferTolerations ??= s.tolerations.filter((x) => !x.effect || x.effect === 'PreferNoSchedule');
+        if (!tolerated(preferTolerations, t)) c++;
+      }
+      raw[i] = c;
+      if (c > 0) anyPrefer = true;
+    }
+    // NodeResourcesFit + NodeResourcesBalancedAllocation.
+    if (ni.fitMemoGen === ni.generation && ni.fitMemoSig === fitSig) {
+      total[i] = ni.fitMemoScore;
       continue;
     }
     const aCPU = ni.allocatable.milliCPU;
@@ -1145,19 +1151,42 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): F
       t += Math.trunc((1 - std) * MAX_SCORE) * wBal;
     }
     ni.fitMemoGen = ni.generation;
-    ni.fitMemoNzCPU = pNzCPU;
-    ni.fitMemoNzMem = pNzMem;
-    ni.fitMemoCPU = pCPU;
-    ni.fitMemoMem = pMem;
+    ni.fitMemoSig = fitSig;
     ni.fitMemoScore = t;
-    total[i] += t;
+    total[i] = t;
+  }
+  if (anyPrefer) {
+    defaultNormalize(raw, n, true);
+    addWeighted(total, raw, n, W_TAINT);
+  } else {
+    // Every node scores the maximum (DefaultNormalizeScore with reverse and no taint anywhere).
+    everyNode += MAX_SCORE * W_TAINT;
+  }
+
+  // NodeAffinity (plugins/nodeaffinity): the weights of the preferred terms a node matches.
+  const preferred = pi.pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution as { weight?: number; preference?: NodeSelectorTerm }[] | undefined;
+  if (preferred && preferred.length > 0) {
+    const terms = preferred.map((p) => ({ weight: p.weight ?? 0, match: compileNodeSelectorTerm(p.preference ?? {}) }));
+    for (let i = 0; i < n; i++) {
+      let sc = 0;
+      for (const t of terms) if (t.match(nodes[i].labels, nodes[i].name)) sc += t.weight;
+      raw[i] = sc;
+    }
+    defaultNormalize(raw, n, false);
+    addWeighted(total, raw, n, W_NODE_AFFINITY);
   }
 
   // PodTopologySpread (plugins/podtopologyspread/scoring.go).
-  if (spreadScore(h, s, nodes, raw)) addWeighted(total, raw, n, W_SPREAD);
+  if (spreadScore(h, s, nodes, raw)) {
+    const w = W_SPREAD;
+    const add = everyNode;
+    for (let i = 0; i < n; i++) total[i] += raw[i] * w + add;
+    everyNode = 0;
+  }
 
   // InterPodAffinity (plugins/interpodaffinity/scoring.go).
   if (interPodScore(h, s, nodes, raw)) addWeighted(total, raw, n, W_INTERPOD);
+  if (everyNode !== 0) for (let i = 0; i < n; i++) total[i] += everyNode;
   return total;
 }
 
