@@ -405,10 +405,6 @@ export const DEFAULT_MAX_PODS = 110;
  * without a Node object while bound pods still point at a node that is gone (a "ghost").
  */
 export class NodeInfo {
-  // The fields every scheduling cycle reads for every examined node come first, so that V8 lays
-  // them out together at the start of the object: a cycle then touches one or two cache lines per
-  // node while the filter and score memos hold (performance only; see plugins.ts runFilters and
-  // scoreNodes).
   /** Bumped on every change (the snapshot's `Generation`). */
   generation = 0;
   /**
@@ -418,25 +414,6 @@ export class NodeInfo {
    * which counters never see: they count only the cache's own NodeInfos).
    */
   readonly id: number;
-  /**
-   * Memo of "the pod-only filters pass here" (plugins.ts `runFilters`: NodeUnschedulable,
-   * NodeName, TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit), for the pods whose
-   * filter signature (`CycleState.filterSig`) is `filterMemoSig`, valid while `filterMemoGen ===
-   * generation`. Not copied by `clone()`.
-   */
-  filterMemoGen = -1;
-  filterMemoSig = 0;
-  /**
-   * Memo of this node's NodeResourcesFit + NodeResourcesBalancedAllocation score (weighted sum,
-   * plugins.ts `scoreNodes`) for the pods whose four request numbers have the signature
-   * `fitMemoSig`. That score is a pure function of `allocatable`, `requested`,
-   * `nonZeroCPU`/`nonZeroMemory` (all changed only by `setNode` and `adjust`, which bump
-   * `generation`) and those numbers, so it is reused while `fitMemoGen === generation`. Small
-   * integers only (a boxed double field would cost a memory load per node). Not copied by `clone()`.
-   */
-  fitMemoGen = -1;
-  fitMemoSig = 0;
-  fitMemoScore = 0;
   /** `kubernetes.io/hostname` and `topology.kubernetes.io/zone`, read often by spreading. */
   hostname: string | undefined;
   zone: string | undefined;
@@ -635,6 +612,32 @@ export class SchedulerCache {
   private counterClock = 0;
   /** The next `NodeInfo.id`. */
   private nextNodeId = 0;
+  /** The list's NodeInfo ids, index-aligned with `nodeList()`. */
+  private listIds: Int32Array | undefined;
+  /**
+   * Per-node arrays indexed by `NodeInfo.id` (this cache's NodeInfos only). A scheduling cycle
+   * reads them for every examined node instead of loading each NodeInfo object (500 objects
+   * scattered in the heap cost a cache miss each per cycle; these are a few contiguous KB).
+   * Performance only: they hold copies and memos, never the truth:
+   * - `nodeGen`: a copy of `NodeInfo.generation`, written by every method of this cache that
+   *   changes a NodeInfo (addNode, removeNode, place, unplace: all the writers of its sums, pods,
+   *   labels, taints and allocatable; `replacePod` changes none of them);
+   * - `preferTaints`, `hasHostname`: copies of `preferNoScheduleTaints` and `hostname !== undefined`,
+   *   written by addNode (the only writer of the Node object);
+   * - `filterGen`/`filterSig`: the pod-only filters passed for pods of that signature at that
+   *   generation (plugins.ts `runFilters`);
+   * - `fitGen`/`fitSig`/`fitScore`: the fit + balanced score for pods of that request signature
+   *   at that generation (plugins.ts `scoreNodes`).
+   * Generations are -1 ("nothing remembered") until written.
+   */
+  nodeGen = new Float64Array(0);
+  preferTaints = new Int32Array(0);
+  hasHostname = new Uint8Array(0);
+  filterGen = new Float64Array(0);
+  filterSig = new Int32Array(0);
+  fitGen = new Float64Array(0);
+  fitSig = new Int32Array(0);
+  fitScore = new Float64Array(0);
   /** Pods with required anti-affinity anywhere in the cache (fast path for InterPodAffinity). */
   requiredAntiAffinityPods = 0;
   /** Pods with any (anti-)affinity term anywhere in the cache (fast path for its scoring). */
@@ -658,6 +661,41 @@ export class SchedulerCache {
     return this.listCache;
   }
 
+  /** The ids of `nodeList()`, index-aligned (rebuilt with it). Do not mutate. */
+  nodeListIds(): Int32Array {
+    const list = this.nodeList();
+    if (!this.listIds || this.listIds.length !== list.length) {
+      const ids = new Int32Array(list.length);
+      for (let i = 0; i < list.length; i++) ids[i] = list[i].id;
+      this.listIds = ids;
+    }
+    return this.listIds;
+  }
+
+  /** A new NodeInfo of this cache, with room in the per-node arrays for its id. */
+  private newNodeInfo(name: string): NodeInfo {
+    const ni = new NodeInfo(name, this.nextNodeId++);
+    if (ni.id >= this.nodeGen.length) {
+      const size = Math.max(64, this.nodeGen.length * 2);
+      const grow = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T, fill?: number): T => {
+        const b = make(size);
+        if (fill !== undefined) b.fill(fill);
+        b.set(a);
+        return b;
+      };
+      this.nodeGen = grow(this.nodeGen, (n) => new Float64Array(n), -1);
+      this.preferTaints = grow(this.preferTaints, (n) => new Int32Array(n));
+      this.hasHostname = grow(this.hasHostname, (n) => new Uint8Array(n));
+      this.filterGen = grow(this.filterGen, (n) => new Float64Array(n), -1);
+      this.filterSig = grow(this.filterSig, (n) => new Int32Array(n));
+      this.fitGen = grow(this.fitGen, (n) => new Float64Array(n), -1);
+      this.fitSig = grow(this.fitSig, (n) => new Int32Array(n));
+      this.fitScore = grow(this.fitScore, (n) => new Float64Array(n));
+    }
+    this.nodeGen[ni.id] = ni.generation;
+    return ni;
+  }
+
   /** The NodeInfo of a node (ghosts included), if any. */
   nodeInfo(name: string): NodeInfo | undefined {
     return this.nodes.get(name);
@@ -668,7 +706,7 @@ export class SchedulerCache {
     const name = node.metadata.name!;
     let ni = this.nodes.get(name);
     if (!ni) {
-      ni = new NodeInfo(name, this.nextNodeId++);
+      ni = this.newNodeInfo(name);
       this.nodes.set(name, ni);
     }
     if (ni.node) {
@@ -676,6 +714,9 @@ export class SchedulerCache {
       if (ni.zone !== undefined) this.zonedNodes--;
     }
     ni.setNode(node);
+    this.nodeGen[ni.id] = ni.generation;
+    this.preferTaints[ni.id] = ni.preferNoScheduleTaints;
+    this.hasHostname[ni.id] = ni.hostname !== undefined ? 1 : 0;
     if (ni.zone !== undefined) this.zonedNodes++;
     this.treeAdd(name, zoneKey(ni.labels));
   }
@@ -696,6 +737,7 @@ export class SchedulerCache {
     }
     ni.node = undefined;
     ni.generation++;
+    this.nodeGen[ni.id] = ni.generation;
     if (ni.pods.length === 0) this.nodes.delete(name);
   }
 
@@ -707,6 +749,7 @@ export class SchedulerCache {
     }
     z.push(name);
     this.listCache = undefined;
+    this.listIds = undefined;
   }
 
   private treeRemove(name: string, zone: string): void {
@@ -716,6 +759,7 @@ export class SchedulerCache {
     if (i >= 0) z.splice(i, 1);
     if (z.length === 0) this.tree.delete(zone);
     this.listCache = undefined;
+    this.listIds = undefined;
   }
 
   // ---------------------------------------------------------------- pods
@@ -779,10 +823,11 @@ export class SchedulerCache {
   private place(p: PodInfo): void {
     let ni = this.nodes.get(p.nodeName);
     if (!ni) {
-      ni = new NodeInfo(p.nodeName, this.nextNodeId++);
+      ni = this.newNodeInfo(p.nodeName);
       this.nodes.set(p.nodeName, ni);
     }
     ni.addPod(p);
+    this.nodeGen[ni.id] = ni.generation;
     if (p.requiredAntiAffinityTerms.length > 0) this.requiredAntiAffinityPods++;
     if (hasAffinity(p)) this.podsWithAffinity++;
     for (const c of this.counters.values()) if (c.matches(p)) c.add(ni, 1);
@@ -791,6 +836,7 @@ export class SchedulerCache {
   private unplace(p: PodInfo): void {
     const ni = this.nodes.get(p.nodeName);
     if (!ni || !ni.removePod(p.uid)) return;
+    this.nodeGen[ni.id] = ni.generation;
     if (p.requiredAntiAffinityTerms.length > 0) this.requiredAntiAffinityPods--;
     if (hasAffinity(p)) this.podsWithAffinity--;
     for (const c of this.counters.values()) if (c.matches(p)) c.add(ni, -1);

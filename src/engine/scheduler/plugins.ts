@@ -457,16 +457,21 @@ export function preFilter(h: PluginHandle, pod: KubeObject, pi: PodInfo): PreFil
  * undefined when the pod fits. `ni` may be a clone with pods added or removed (preemption,
  * nominated pods) and `s` a matching clone of the state.
  */
-export function runFilters(h: PluginHandle, s: CycleState, ni: NodeInfo): Status | undefined {
+export function runFilters(h: PluginHandle, s: CycleState, ni: NodeInfo, id: number = ni.id): Status | undefined {
   // The pod-only filters are a pure function of the node (every change to what they read bumps
-  // `generation`: setNode, addPod/removePod, removeNode) and of the pod inputs in the signature:
-  // a pass is remembered on the node and reused for the next pod with the same signature. A
-  // failure is not remembered (its status is built afresh, as before).
-  if (ni.filterMemoGen !== ni.generation || ni.filterMemoSig !== s.filterSig) {
+  // `generation`: setNode, addPod/removePod, removeNode; the cache keeps a copy in `nodeGen`) and
+  // of the pod inputs in the signature: a pass is remembered in the cache's per-node arrays and
+  // reused for the next pod with the same signature, without loading the NodeInfo. A failure is
+  // not remembered (its status is built afresh, as before). `id` is `ni.id` (callers that have
+  // it pass it); -1 (a clone, not the cache's) remembers nothing.
+  const c = h.cache;
+  if (id < 0 || c.filterGen[id] !== c.nodeGen[id] || c.filterSig[id] !== s.filterSig) {
     const st = podFilters(h, s, ni);
     if (st) return st;
-    ni.filterMemoGen = ni.generation;
-    ni.filterMemoSig = s.filterSig;
+    if (id >= 0) {
+      c.filterGen[id] = c.nodeGen[id];
+      c.filterSig[id] = s.filterSig;
+    }
   }
   // VolumeBinding (plugins/volumebinding).
   if (s.volume) {
@@ -1076,8 +1081,14 @@ let scratchRaw = new Float64Array(256);
  * summed per node. Returns the totals, index-aligned with `nodes` (a buffer reused by the next
  * call: read it before scoring again).
  */
-export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): Float64Array {
+export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[], nodeIds?: Int32Array): Float64Array {
   const n = nodes.length;
+  let ids = nodeIds;
+  if (!ids) {
+    ids = new Int32Array(n);
+    for (let i = 0; i < n; i++) ids[i] = nodes[i].id;
+  }
+  const c = h.cache;
   if (scratchTotal.length < n) {
     scratchTotal = new Float64Array(n * 2);
     scratchRaw = new Float64Array(n * 2);
@@ -1107,12 +1118,14 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): F
   const balanced = pCPU > 0 || pMem > 0;
   const wFit = W_FIT;
   const wBal = W_BALANCED;
+  // Per node, the cache's per-node arrays are read first (see `SchedulerCache.nodeGen`): while
+  // the memo holds, the NodeInfo object itself is not loaded.
   for (let i = 0; i < n; i++) {
-    const ni = nodes[i];
+    const id = ids[i];
     // TaintToleration; no PreferNoSchedule taint (the count is kept by setNode): nothing to count.
-    if (ni.preferNoScheduleTaints === 0) raw[i] = 0;
+    if ((id >= 0 ? c.preferTaints[id] : nodes[i].preferNoScheduleTaints) === 0) raw[i] = 0;
     else {
-      const taints = ni.taints;
+      const taints = nodes[i].taints;
       let c = 0;
       for (let j = 0; j < taints.length; j++) {
         const t = taints[j];
@@ -1124,10 +1137,11 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): F
       if (c > 0) anyPrefer = true;
     }
     // NodeResourcesFit + NodeResourcesBalancedAllocation.
-    if (ni.fitMemoGen === ni.generation && ni.fitMemoSig === fitSig) {
-      total[i] = ni.fitMemoScore;
+    if (id >= 0 && c.fitGen[id] === c.nodeGen[id] && c.fitSig[id] === fitSig) {
+      total[i] = c.fitScore[id];
       continue;
     }
+    const ni = nodes[i];
     const aCPU = ni.allocatable.milliCPU;
     const aMem = ni.allocatable.memory;
     let sum = 0;
@@ -1150,9 +1164,11 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): F
       }
       t += Math.trunc((1 - std) * MAX_SCORE) * wBal;
     }
-    ni.fitMemoGen = ni.generation;
-    ni.fitMemoSig = fitSig;
-    ni.fitMemoScore = t;
+    if (id >= 0) {
+      c.fitGen[id] = c.nodeGen[id];
+      c.fitSig[id] = fitSig;
+      c.fitScore[id] = t;
+    }
     total[i] = t;
   }
   if (anyPrefer) {
@@ -1177,7 +1193,7 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): F
   }
 
   // PodTopologySpread (plugins/podtopologyspread/scoring.go).
-  if (spreadScore(h, s, nodes, raw)) {
+  if (spreadScore(h, s, nodes, ids, raw)) {
     const w = W_SPREAD;
     const add = everyNode;
     for (let i = 0; i < n; i++) total[i] += raw[i] * w + add;
@@ -1196,7 +1212,7 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[]): F
  * matching pods on the node (hostname) or in its domain; normalised so fewer is better.
  * Returns false (Skip) when there is no constraint.
  */
-function spreadScore(h: PluginHandle, s: CycleState, nodes: NodeInfo[], raw: Float64Array): boolean {
+function spreadScore(h: PluginHandle, s: CycleState, nodes: NodeInfo[], ids: Int32Array, raw: Float64Array): boolean {
   const pod = s.pod;
   const pi = s.pi;
   let constraints: SpreadConstraint[];
@@ -1269,14 +1285,16 @@ function spreadScore(h: PluginHandle, s: CycleState, nodes: NodeInfo[], raw: Flo
   if (m === 1 && isHost[0]) {
     // One constraint, by hostname (the system default spreading without zones, or a pod's own
     // hostname constraint): the loop below with its one iteration written out. `labelOf` of the
-    // hostname key is `ni.hostname`, `count` is the counter's per-node entry, and 0 + x === x.
+    // hostname key is `ni.hostname` (the cache keeps whether it is set in `hasHostname`), `count`
+    // is the counter's per-node entry, and 0 + x === x.
     const perNode = counters[0].perNode;
     const w = weights[0];
     const skew1 = constraints[0].maxSkew - 1;
+    const hasHostname = h.cache.hasHostname;
     for (let i = 0; i < n; i++) {
-      const ni = nodes[i];
+      const id = ids[i];
       let r = 0;
-      if (ni.hostname !== undefined) r = Math.round((perNode[ni.id] ?? 0) * w + skew1);
+      if (id >= 0 ? hasHostname[id] === 1 : nodes[i].hostname !== undefined) r = Math.round((perNode[id] ?? 0) * w + skew1);
       else if (requireAll) {
         raw[i] = -1;
         continue;

@@ -232,6 +232,8 @@ class Scheduler {
   private nextStartNodeIndex = 0;
   private nominations = new Map<string, Nomination>();
   private bindingTimers = new Set<Timer>();
+  /** Scratch: the ids of the feasible nodes of the cycle being scored. */
+  private feasibleIds = new Int32Array(0);
 
   constructor(private readonly d: SchedulerDeps) {
     const f = d.informers;
@@ -576,15 +578,23 @@ class Scheduler {
     }
     const numToFind = numFeasibleNodesToFind(this.d.setting('percentageOfNodesToScore'), nodes.length);
     const feasible: NodeInfo[] = [];
+    // The NodeInfo ids of the list and of the feasible nodes (performance only: the filter and
+    // score memos are read by id from the cache's arrays, see `SchedulerCache.nodeGen`).
+    const listIds = nodes === allNodes ? this.cache.nodeListIds() : undefined;
+    if (this.feasibleIds.length < numToFind) this.feasibleIds = new Int32Array(numToFind * 2);
+    const feasibleIds = this.feasibleIds;
     let processed = 0;
     const n = nodes.length;
     const start = this.nextStartNodeIndex % n;
     for (let i = 0; i < n && feasible.length < numToFind; i++) {
       const j = start + i;
-      const ni = nodes[j < n ? j : j - n];
+      const k = j < n ? j : j - n;
+      const ni = nodes[k];
+      const id = listIds ? listIds[k] : ni.id;
       processed++;
-      const st = this.nominations.size > 0 ? this.filterWithNominated(state, ni) : runFilters(this.handle, state, ni);
+      const st = this.nominations.size > 0 ? this.filterWithNominated(state, ni) : runFilters(this.handle, state, ni, id);
       if (!st) {
+        feasibleIds[feasible.length] = id;
         feasible.push(ni);
         if (ni.name === nnn) diagnosis.nodeToStatus.delete(ni.name);
       } else {
@@ -596,7 +606,7 @@ class Scheduler {
     this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % allNodes.length;
     if (feasible.length === 0) return { ok: false, fit: true, diagnosis, numAllNodes: allNodes.length, state, allNodes };
     if (feasible.length === 1) return { ok: true, node: feasible[0].name, evaluated: processed, feasible: 1 };
-    const scores = scoreNodes(this.handle, state, feasible);
+    const scores = scoreNodes(this.handle, state, feasible, feasibleIds.subarray(0, feasible.length));
     let best = Number.NEGATIVE_INFINITY;
     let ties = 0;
     for (let i = 0; i < feasible.length; i++) {
