@@ -469,6 +469,28 @@ describe('cordoned nodes (NodeUnschedulable)', () => {
   });
 });
 
+describe('a node that changes after pods passed its filters', () => {
+  it('a worker tainted NoSchedule after pods of one shape landed there takes no more of that shape', () => {
+    const c = newTestCluster({ controllers: [] });
+    create(c, 's-1', { cpu: '100m' });
+    create(c, 's-2', { cpu: '100m' });
+    c.run(5_000);
+    expect(new Set([pod(c, 's-1').spec.nodeName, pod(c, 's-2').spec.nodeName])).toEqual(new Set(['worker-1', 'worker-2']));
+    const n = c.api.get('nodes', undefined, 'worker-1');
+    n.spec = { ...n.spec, taints: [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }] };
+    c.api.update(n);
+    c.run(1_000);
+    for (const name of ['s-3', 's-4', 's-5']) create(c, name, { cpu: '100m' });
+    create(c, 's-big', { cpu: '1900m' });
+    c.run(5_000);
+    for (const name of ['s-3', 's-4', 's-5']) expect(pod(c, name).spec.nodeName).toBe('worker-2');
+    expect(pod(c, 's-big').spec.nodeName).toBeUndefined();
+    expect(lastFailure(c, 's-big')).toBe(
+      `0/3 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {dedicated: batch}, ${TAINT}. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.`,
+    );
+  });
+});
+
 describe('node affinity manifests (corpus INDEX.md)', () => {
   it('#18 pod-nginx-nodeselector: Pending until worker-1 gets disktype=ssd, then scheduled there', () => {
     const c = newTestCluster({ controllers: [] });
