@@ -558,6 +558,8 @@ export class PodCounter {
   /** Count by `NodeInfo.id`. */
   readonly perNode: number[] = [];
   lastUse = 0;
+  /** Dropped from the cache (least recently used): no longer maintained. */
+  evicted = false;
   constructor(
     readonly namespace: string,
     readonly selector: Selector,
@@ -609,6 +611,8 @@ export class SchedulerCache {
   private tree = new Map<string, string[]>();
   private listCache: NodeInfo[] | undefined;
   private counters = new Map<string, PodCounter>();
+  /** The counter last returned for a selector object (see `counter`). */
+  private counterBySelector = new WeakMap<Selector, PodCounter>();
   private counterClock = 0;
   /** The next `NodeInfo.id`. */
   private nextNodeId = 0;
@@ -850,6 +854,14 @@ export class SchedulerCache {
    * the cached pods and then maintained incrementally.
    */
   counter(namespace: string, selector: Selector): PodCounter {
+    // The counter last returned for this very selector object, if of this namespace and still
+    // kept: the one the key below finds (same selector string; a kept counter is the map's entry
+    // for its key), without building the key (performance only).
+    const memo = this.counterBySelector.get(selector);
+    if (memo && memo.namespace === namespace && !memo.evicted) {
+      memo.lastUse = ++this.counterClock;
+      return memo;
+    }
     const key = selector.nothing ? `${namespace}\n<nothing>` : `${namespace}\n${selector.toString()}`;
     let c = this.counters.get(key);
     if (!c) {
@@ -866,9 +878,13 @@ export class SchedulerCache {
         let oldest: string | undefined;
         let min = Number.POSITIVE_INFINITY;
         for (const [k, v] of this.counters) if (v.lastUse < min) [min, oldest] = [v.lastUse, k];
-        if (oldest !== undefined && oldest !== key) this.counters.delete(oldest);
+        if (oldest !== undefined && oldest !== key) {
+          this.counters.get(oldest)!.evicted = true;
+          this.counters.delete(oldest);
+        }
       }
     }
+    this.counterBySelector.set(selector, c);
     c.lastUse = ++this.counterClock;
     return c;
   }

@@ -66,10 +66,18 @@ export interface PluginHandle {
    */
   taintDetailInMessage: boolean;
   /**
-   * Memo of `defaultSelector` by namespace, owner and labels. The scheduler clears it whenever a
-   * Service, ReplicaSet or StatefulSet changes (their selectors are what it is made of).
+   * Memo of `defaultSelector`: by controlling owner uid ('' for none), the namespaces and label
+   * sets seen with their selector. The scheduler clears it whenever a Service, ReplicaSet or
+   * StatefulSet changes (their selectors are what it is made of).
    */
-  defaultSelectors: Map<string, Selector>;
+  defaultSelectors: Map<string, DefaultSelectorEntry[]>;
+}
+
+/** One memoised `defaultSelector` result: the pod's namespace and labels, and the selector. */
+export interface DefaultSelectorEntry {
+  namespace: string;
+  labels: Record<string, string>;
+  selector: Selector;
 }
 
 // ------------------------------------------------------------------------------ reasons
@@ -812,10 +820,15 @@ export function defaultSelector(h: PluginHandle, pi: PodInfo): Selector {
       break;
     }
   }
-  let key = `${pi.namespace}\n${owner?.uid ?? ''}`;
-  for (const k in pi.labels) key += `\n${k}=${pi.labels[k]}`;
-  let sel = h.defaultSelectors.get(key);
-  if (sel) return sel;
+  // The result depends on the namespace, the owner and the label set (and the listers, whose
+  // changes clear the memo): found by owner uid, then by equal namespace and labels (compared as
+  // sets, without building a key string per cycle).
+  const ownerUid = owner?.uid ?? '';
+  let entries = h.defaultSelectors.get(ownerUid);
+  if (entries) {
+    for (const e of entries) if (e.namespace === pi.namespace && sameLabelSet(e.labels, pi.labels)) return e.selector;
+  }
+  let sel: Selector;
   const set: Record<string, string> = {};
   for (const svc of h.services.list(pi.namespace)) {
     const ss = svc.spec?.selector as Record<string, string> | undefined;
@@ -835,9 +848,26 @@ export function defaultSelector(h: PluginHandle, pi: PodInfo): Selector {
       sel = everything();
     }
   }
-  if (h.defaultSelectors.size > 1024) h.defaultSelectors.clear();
-  h.defaultSelectors.set(key, sel);
+  if (!entries || entries.length >= 16) {
+    if (h.defaultSelectors.size > 1024) h.defaultSelectors.clear();
+    entries = [];
+    h.defaultSelectors.set(ownerUid, entries);
+  }
+  entries.push({ namespace: pi.namespace, labels: pi.labels, selector: sel });
   return sel;
+}
+
+/** Two label maps hold the same pairs (in any order). */
+function sameLabelSet(a: Record<string, string>, b: Record<string, string>): boolean {
+  if (a === b) return true;
+  let na = 0;
+  for (const k in a) {
+    if (!Object.prototype.hasOwnProperty.call(b, k) || b[k] !== a[k]) return false;
+    na++;
+  }
+  let nb = 0;
+  for (const _k in b) nb++;
+  return na === nb;
 }
 
 function spreadEligibility(affinity: NodeMatcher | undefined, tolerations: Toleration[], constraints: SpreadConstraint[]): SpreadState['eligible'] {
