@@ -596,7 +596,8 @@ class Scheduler {
       if (!st) {
         feasibleIds[feasible.length] = id;
         feasible.push(ni);
-        if (ni.name === nnn) diagnosis.nodeToStatus.delete(ni.name);
+        // (Node names are never empty: without a nominated node, no name is read.)
+        if (nnn && ni.name === nnn) diagnosis.nodeToStatus.delete(ni.name);
       } else {
         diagnosis.nodeToStatus.set(ni.name, st);
         if (isRejected(st)) diagnosis.unschedulablePlugins.add(st.plugin);
