@@ -586,13 +586,23 @@ class Scheduler {
     let processed = 0;
     const n = nodes.length;
     const start = this.nextStartNodeIndex % n;
+    // Without nominated pods and PreFilter state, `runFilters` on a node whose pod-only filter
+    // memo holds for this signature returns undefined: the loop checks that memo inline.
+    const memoOnly = listIds !== undefined && this.nominations.size === 0 && !state.volume && !state.spread && !state.interPod;
+    const { filterGen, nodeGen, filterSig } = this.cache;
+    const sig = state.filterSig;
     for (let i = 0; i < n && feasible.length < numToFind; i++) {
       const j = start + i;
       const k = j < n ? j : j - n;
       const ni = nodes[k];
       const id = listIds ? listIds[k] : ni.id;
       processed++;
-      const st = this.nominations.size > 0 ? this.filterWithNominated(state, ni) : runFilters(this.handle, state, ni, id);
+      const st =
+        memoOnly && filterGen[id] === nodeGen[id] && filterSig[id] === sig
+          ? undefined
+          : this.nominations.size > 0
+            ? this.filterWithNominated(state, ni)
+            : runFilters(this.handle, state, ni, id);
       if (!st) {
         feasibleIds[feasible.length] = id;
         feasible.push(ni);
