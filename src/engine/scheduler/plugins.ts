@@ -302,7 +302,7 @@ export interface CycleState {
   /**
    * The pod's filter signature: equal for two pods whose node name, tolerations, nodeSelector,
    * required node affinity, host ports and requests are equal, i.e. everything the pod-only
-   * filters read (see `runFilters` and `NodeInfo.filterMemoSig`). Always >= 1.
+   * filters read (see `runFilters` and `SchedulerCache.filterSig`). Always >= 1.
    */
   filterSig: number;
   /** NodeAffinity's PreFilterResult: only these nodes are examined (DaemonSet pods). */
@@ -1082,7 +1082,7 @@ let nextFitSig = 1;
 
 /**
  * The signature of a pod's four request numbers that the fit and balanced scores read
- * (`NodeInfo.fitMemoSig`): the id of equal numbers among the recently seen ones, else a new id
+ * (`SchedulerCache.fitSig`): the id of equal numbers among the recently seen ones, else a new id
  * (ids are never reused, so equal ids mean equal numbers). Always >= 1.
  */
 function fitSignature(nzCPU: number, nzMem: number, cpu: number, mem: number): number {
@@ -1136,7 +1136,7 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[], no
   // into `raw`, and NodeResourcesFit LeastAllocated (cpu and memory, weight 1 each, non-zero
   // requests) + NodeResourcesBalancedAllocation (1 - std of the cpu/memory fractions of the real
   // requests; skipped for BestEffort pods) as each node's first total.
-  // The fit score per node is memoised on the NodeInfo (see `NodeInfo.fitMemoGen`): between two
+  // The fit score per node is memoised in the cache (see `SchedulerCache.fitGen`): between two
   // cycles only the nodes that changed recompute it (five float divisions per node otherwise).
   let preferTolerations: Toleration[] | undefined;
   let anyPrefer = false;
@@ -1156,15 +1156,15 @@ export function scoreNodes(h: PluginHandle, s: CycleState, nodes: NodeInfo[], no
     if ((id >= 0 ? c.preferTaints[id] : nodes[i].preferNoScheduleTaints) === 0) raw[i] = 0;
     else {
       const taints = nodes[i].taints;
-      let c = 0;
+      let count = 0;
       for (let j = 0; j < taints.length; j++) {
         const t = taints[j];
         if (t.effect !== 'PreferNoSchedule') continue;
         preferTolerations ??= s.tolerations.filter((x) => !x.effect || x.effect === 'PreferNoSchedule');
-        if (!tolerated(preferTolerations, t)) c++;
+        if (!tolerated(preferTolerations, t)) count++;
       }
-      raw[i] = c;
-      if (c > 0) anyPrefer = true;
+      raw[i] = count;
+      if (count > 0) anyPrefer = true;
     }
     // NodeResourcesFit + NodeResourcesBalancedAllocation.
     if (id >= 0 && c.fitGen[id] === c.nodeGen[id] && c.fitSig[id] === fitSig) {
