@@ -254,16 +254,24 @@ export function addDefaultTolerations(pod: KubeObject): void {
   const spec = pod.spec;
   if (!isObj(spec)) return;
   const tols: Obj[] = Array.isArray(spec.tolerations) ? spec.tolerations : [];
-  const tolerates = (key: string) =>
-    tols.some((t) => isObj(t) && (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect));
   const add: Obj[] = [];
-  if (!tolerates('node.kubernetes.io/not-ready')) {
+  if (!toleratesNoExecute(tols, 'node.kubernetes.io/not-ready')) {
     add.push({ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_NOT_READY_TOLERATION_SECONDS });
   }
-  if (!tolerates('node.kubernetes.io/unreachable')) {
+  if (!toleratesNoExecute(tols, 'node.kubernetes.io/unreachable')) {
     add.push({ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: DEFAULT_UNREACHABLE_TOLERATION_SECONDS });
   }
   if (add.length) spec.tolerations = [...tols, ...add];
+}
+
+/**
+ * True when one of `tols` tolerates the NoExecute taint `key`: same key or an empty key (all
+ * keys), effect NoExecute or empty (all effects). A top-level function (performance only: a
+ * closure per call costs a `__name` define under tsx).
+ */
+function toleratesNoExecute(tols: Obj[], key: string): boolean {
+  for (const t of tols) if (isObj(t) && (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect)) return true;
+  return false;
 }
 
 /**

@@ -262,3 +262,30 @@ describe('field selectors (fields/selector.go, core/v1 conversion.go)', () => {
     expect(fieldSelectorSupported('Job', 'status.successful')).toBe(true);
   });
 });
+
+describe('isQualifiedName fast path', () => {
+  /** The checks without the fast path (the function's own slow path, as it was written). */
+  function reference(value: string): string[] {
+    const errs: string[] = [];
+    const parts = value.split('/');
+    let name: string;
+    if (parts.length === 1) name = parts[0];
+    else if (parts.length === 2) {
+      name = parts[1];
+      if (parts[0].length === 0) errs.push('prefix part must be non-empty');
+      else for (const m of isDNS1123Subdomain(parts[0])) errs.push('prefix part ' + m);
+    } else return ['many'];
+    if (name.length === 0) errs.push('name part must be non-empty');
+    else if (name.length > 63) errs.push('too long');
+    if (!/^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(name)) errs.push('regex');
+    return errs;
+  }
+
+  it('accepts exactly the names the full checks accept', () => {
+    const pieces = ['', 'a', 'A', '0', '-', '_', '.', '/', 'app', 'example.com', 'a-b', 'a_b', 'a.b', 'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(253), '9'.repeat(254), 'é', ' '];
+    const values: string[] = [];
+    for (const p of pieces) for (const q of pieces) values.push(p + q, `${p}/${q}`, `${p}/${q}/${p}`);
+    values.push('kubernetes.io/metadata.name', 'app.kubernetes.io/name', 'pod-template-hash', 'Example.com/Name', 'example.com./name', '.example.com/name');
+    for (const v of values) expect(isQualifiedName(v).length === 0, JSON.stringify(v)).toBe(reference(v).length === 0);
+  });
+});

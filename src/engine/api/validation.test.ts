@@ -460,3 +460,39 @@ describe('checkDecodable (quantities are rejected by the decoder, 400)', () => {
     );
   });
 });
+
+describe('ConfigMap keys and sizes (fast paths)', () => {
+  const cm = (data: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'default' }, data });
+  const tooLong = (data: Record<string, string>) => validateCreate(cm(data)).some((e) => e.type === 'FieldValueTooLong');
+
+  it('counts UTF-8 bytes per code point: 2 for é, 4 for a surrogate pair, 3 for a lone surrogate', () => {
+    expect(tooLong({ a: 'é'.repeat(524288) })).toBe(false);
+    expect(tooLong({ a: 'é'.repeat(524288) + 'x' })).toBe(true);
+    expect(tooLong({ a: '\u{1F600}'.repeat(262144) })).toBe(false);
+    expect(tooLong({ a: '\u{1F600}'.repeat(262144) + 'x' })).toBe(true);
+    expect(tooLong({ a: '\ud800'.repeat(349525) + 'x' })).toBe(false);
+    expect(tooLong({ a: '\ud800'.repeat(349525) + 'xy' })).toBe(true);
+    // Mixed and misordered surrogates: as many bytes as iterating code points counts.
+    const bytes = (s: string) => {
+      let n = 0;
+      for (const ch of s) {
+        const cp = ch.codePointAt(0)!;
+        n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      }
+      return n;
+    };
+    for (const unit of ['\udc00\ud800', '\ud800\ud800\udc00', 'é\u{1F600}\udfff']) {
+      const base = unit.repeat(Math.floor(1048576 / bytes(unit)));
+      for (const tail of ['', 'x', 'xy', 'xyz', 'xyzw', 'é', '\ud800']) {
+        const v = base + tail;
+        expect(tooLong({ a: v }), JSON.stringify([unit, tail])).toBe(bytes(v) > 1048576);
+      }
+    }
+  });
+
+  it('rejects the same keys with the same messages', () => {
+    const keys = ['ok', 'a.b-c_D', '.', '..', '..x', '.x', 'a/b', '', 'k'.repeat(253), 'k'.repeat(254), 'a b'];
+    const details = keys.map((k) => validateCreate(cm({ [k]: 'v' })).map((e) => `${e.field} ${e.detail ?? ''}`));
+    expect(details).toMatchSnapshot();
+  });
+});

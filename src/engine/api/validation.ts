@@ -128,11 +128,17 @@ function dnsSubdomain(v: string, path: string, errs: Errs): void {
   for (const m of isDNS1123Subdomain(v)) errs.push(field.invalid(path, v, m));
 }
 
+/** `[-._a-zA-Z0-9]+`, whole (one RegExp: a literal in the function would be a new object per call). */
+const CONFIG_KEY_RE = /^[-._a-zA-Z0-9]+$/;
+
 /** `IsConfigMapKey`: `[-._a-zA-Z0-9]+`, at most 253, not `.`/`..`/`..x`. */
 export function configMapKeyErrors(k: string): string[] {
+  // Fast path (performance only): a valid key (what passes every check below) costs one regex
+  // test and no intermediate arrays.
+  if (k.length <= 253 && CONFIG_KEY_RE.test(k) && k !== '.' && !k.startsWith('..')) return [];
   const errs: string[] = [];
   if (k.length > 253) errs.push(maxLenError(253));
-  if (!/^[-._a-zA-Z0-9]+$/.test(k)) {
+  if (!CONFIG_KEY_RE.test(k)) {
     errs.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", '[-._a-zA-Z0-9]+', 'key.name', 'KEY_NAME', 'key-name'));
   }
   errs.push(...chDirPrefixErrors(k));
@@ -207,11 +213,27 @@ export const TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * 1024;
 /** Max size of a ConfigMap's or Secret's data: 1 MiB (`core.MaxSecretSize`). */
 export const MAX_SECRET_SIZE = 1024 * 1024;
 
+/**
+ * UTF-8 length of a string (Go's `len(string)`): per code point 1, 2, 3 or 4 bytes; a lone
+ * surrogate counts 3 (as a code point below 0x10000, which iterating the string yields for it).
+ * Walks UTF-16 units without a string iterator (performance only: the same counts as iterating
+ * code points: a high surrogate followed by a low one is one code point >= 0x10000).
+ */
 function utf8Length(s: string): number {
-  let n = 0;
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    n += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  const len = s.length;
+  let n = len;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < len) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        // 4 bytes for the two units.
+        n += 2;
+        i++;
+      } else n += 2;
+    } else n += 2;
   }
   return n;
 }
@@ -378,38 +400,53 @@ function validateResources(res: unknown, path: string, errs: Errs): void {
 
 /** `validateHandler`: exactly one of exec, httpGet, tcpSocket, grpc (and sleep for lifecycle hooks). */
 function validateHandler(h: Obj, path: string, errs: Errs, allowSleep: boolean): void {
+  // The handler types in their Go order: the first one set is checked, each later one set is
+  // "may not specify more than 1 handler type". (One loop and a switch instead of a closure per
+  // type and call: performance only, same checks in the same order.)
   let n = 0;
-  const one = (k: string, check: () => void) => {
-    if (unset(h[k])) return;
-    if (n > 0) errs.push(field.forbidden(child(path, k), 'may not specify more than 1 handler type'));
-    else {
-      n++;
-      check();
+  const kinds = allowSleep ? HANDLER_TYPES_WITH_SLEEP : HANDLER_TYPES;
+  for (let i = 0; i < kinds.length; i++) {
+    const k = kinds[i];
+    if (unset(h[k])) continue;
+    if (n > 0) {
+      errs.push(field.forbidden(child(path, k), 'may not specify more than 1 handler type'));
+      continue;
     }
-  };
-  one('exec', () => {
-    if (!arr(h.exec.command).length) errs.push(field.required(child(child(path, 'exec'), 'command')));
-  });
-  one('httpGet', () => {
-    const g = obj(h.httpGet);
-    const p = child(path, 'httpGet');
-    if (!g.path) errs.push(field.required(child(p, 'path')));
-    portNumOrName(g.port, child(p, 'port'), errs);
-    if (g.scheme !== 'HTTP' && g.scheme !== 'HTTPS') errs.push(field.notSupported(child(p, 'scheme'), g.scheme ?? '', ['HTTP', 'HTTPS']));
-  });
-  one('tcpSocket', () => portNumOrName(obj(h.tcpSocket).port, child(child(path, 'tcpSocket'), 'port'), errs));
-  one('grpc', () => {
-    const port = obj(h.grpc).port;
-    for (const m of portNumErrors(port)) errs.push(field.invalid(child(child(path, 'grpc'), 'port'), port, m));
-  });
-  if (allowSleep) {
-    one('sleep', () => {
-      const s = obj(h.sleep).seconds;
-      if (typeof s === 'number' && s < 0) errs.push(field.invalid(child(child(path, 'sleep'), 'seconds'), s, 'must be non-negative'));
-    });
+    n++;
+    switch (k) {
+      case 'exec':
+        if (!arr(h.exec.command).length) errs.push(field.required(child(child(path, 'exec'), 'command')));
+        break;
+      case 'httpGet': {
+        const g = obj(h.httpGet);
+        const p = child(path, 'httpGet');
+        if (!g.path) errs.push(field.required(child(p, 'path')));
+        portNumOrName(g.port, child(p, 'port'), errs);
+        if (g.scheme !== 'HTTP' && g.scheme !== 'HTTPS') errs.push(field.notSupported(child(p, 'scheme'), g.scheme ?? '', ['HTTP', 'HTTPS']));
+        break;
+      }
+      case 'tcpSocket':
+        portNumOrName(obj(h.tcpSocket).port, child(child(path, 'tcpSocket'), 'port'), errs);
+        break;
+      case 'grpc': {
+        const port = obj(h.grpc).port;
+        for (const m of portNumErrors(port)) errs.push(field.invalid(child(child(path, 'grpc'), 'port'), port, m));
+        break;
+      }
+      case 'sleep': {
+        const sec = obj(h.sleep).seconds;
+        if (typeof sec === 'number' && sec < 0) errs.push(field.invalid(child(child(path, 'sleep'), 'seconds'), sec, 'must be non-negative'));
+        break;
+      }
+    }
   }
   if (n === 0) errs.push(field.required(path, 'must specify a handler type'));
 }
+
+/** Handler types of probes, in the order `validateHandler` checks them. */
+const HANDLER_TYPES = ['exec', 'httpGet', 'tcpSocket', 'grpc'];
+/** Handler types of lifecycle hooks (sleep allowed), in the order `validateHandler` checks them. */
+const HANDLER_TYPES_WITH_SLEEP = ['exec', 'httpGet', 'tcpSocket', 'grpc', 'sleep'];
 
 /** `validateProbe` + the liveness/startup `successThreshold` rule. */
 function validateProbe(p: unknown, path: string, kind: 'liveness' | 'readiness' | 'startup', errs: Errs): void {
@@ -1870,69 +1907,87 @@ function pvcDiff(a: Obj, b: Obj): string {
 
 // ------------------------------------------------------------------ decoding
 
-/** Every quantity-valued place of a kind, as [path, value] pairs. */
-function quantities(o: KubeObject): [string, unknown][] {
-  const out: [string, unknown][] = [];
+/**
+ * Every quantity-valued place of a kind, in order, handed to `checkQuantity` with the object
+ * (performance only: checked as they are found instead of collected into [path, value] pairs
+ * first; the same values in the same order, and reading plain JSON has no side effects, so the
+ * first one that does not parse is the same).
+ */
+function checkQuantities(o: KubeObject): void {
   const spec = obj(o.spec);
   switch (o.kind) {
     case 'Pod':
-      quantitiesOfPodSpec(out, spec);
+      checkPodSpecQuantities(o, spec);
       break;
     case 'Deployment':
     case 'ReplicaSet':
     case 'DaemonSet':
     case 'Job':
     case 'ReplicationController':
-      quantitiesOfPodSpec(out, obj(spec.template).spec);
+      checkPodSpecQuantities(o, obj(spec.template).spec);
       break;
     case 'StatefulSet':
-      quantitiesOfPodSpec(out, obj(spec.template).spec);
+      checkPodSpecQuantities(o, obj(spec.template).spec);
       for (const t of arr(spec.volumeClaimTemplates)) {
-        addQuantities(out, obj(obj(t.spec).resources).requests);
-        addQuantities(out, obj(obj(t.spec).resources).limits);
+        checkQuantityMap(o, obj(obj(t.spec).resources).requests);
+        checkQuantityMap(o, obj(obj(t.spec).resources).limits);
       }
       break;
     case 'CronJob':
-      quantitiesOfPodSpec(out, obj(obj(obj(spec.jobTemplate).spec).template).spec);
+      checkPodSpecQuantities(o, obj(obj(obj(spec.jobTemplate).spec).template).spec);
       break;
     case 'PodTemplate':
-      quantitiesOfPodSpec(out, obj(o.template as Obj).spec);
+      checkPodSpecQuantities(o, obj(o.template as Obj).spec);
       break;
     case 'PersistentVolumeClaim':
-      addQuantities(out, obj(spec.resources).requests);
-      addQuantities(out, obj(spec.resources).limits);
-      addQuantities(out, o.status?.capacity);
+      checkQuantityMap(o, obj(spec.resources).requests);
+      checkQuantityMap(o, obj(spec.resources).limits);
+      checkQuantityMap(o, o.status?.capacity);
       break;
     case 'PersistentVolume':
-      addQuantities(out, spec.capacity);
+      checkQuantityMap(o, spec.capacity);
       break;
     case 'Node':
-      addQuantities(out, o.status?.capacity);
-      addQuantities(out, o.status?.allocatable);
+      checkQuantityMap(o, o.status?.capacity);
+      checkQuantityMap(o, o.status?.allocatable);
       break;
     case 'ResourceQuota':
-      addQuantities(out, spec.hard);
+      checkQuantityMap(o, spec.hard);
       break;
   }
-  return out;
 }
 
-// `quantities` helpers, top-level (performance only: closures made per call cost a
+// `checkQuantities` helpers, top-level (performance only: closures made per call cost a
 // `defineProperty` each under tsx's keepNames, on every API write).
-function addQuantities(out: [string, unknown][], m: unknown): void {
-  if (isObj(m)) for (const k of Object.keys(m)) out.push([k, m[k]]);
+function checkQuantityMap(o: KubeObject, m: unknown): void {
+  if (isObj(m)) for (const k of Object.keys(m)) checkQuantity(o, m[k]);
 }
 
-function quantitiesOfPodSpec(out: [string, unknown][], s: unknown): void {
+/** The pod spec's container (then init, ephemeral) limits and requests, overhead, emptyDir size limits. */
+function checkPodSpecQuantities(o: KubeObject, s: unknown): void {
   const spec = obj(s);
-  for (const list of ['containers', 'initContainers', 'ephemeralContainers']) {
+  for (const list of POD_CONTAINER_LISTS) {
     for (const c of arr(spec[list])) {
-      addQuantities(out, obj(c.resources).limits);
-      addQuantities(out, obj(c.resources).requests);
+      checkQuantityMap(o, obj(c.resources).limits);
+      checkQuantityMap(o, obj(c.resources).requests);
     }
   }
-  addQuantities(out, spec.overhead);
-  for (const v of arr(spec.volumes)) if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) out.push(['sizeLimit', v.emptyDir.sizeLimit]);
+  checkQuantityMap(o, spec.overhead);
+  for (const v of arr(spec.volumes)) if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) checkQuantity(o, v.emptyDir.sizeLimit);
+}
+
+const POD_CONTAINER_LISTS = ['containers', 'initContainers', 'ephemeralContainers'];
+
+/** Throws the decoder's 400 for `v` (a string or number quantity of `o`) when it does not parse. */
+function checkQuantity(o: KubeObject, v: unknown): void {
+  if (typeof v !== 'string' && typeof v !== 'number') return;
+  try {
+    parseQuantityFull(v);
+  } catch (e) {
+    if (!(e instanceof ApiError)) throw e;
+    const version = String(o.apiVersion ?? '').split('/').pop();
+    throw errors.badRequest(`${o.kind} in version "${version}" cannot be handled as a ${o.kind}: ${e.message}`);
+  }
 }
 
 /**
@@ -1944,14 +1999,5 @@ function quantitiesOfPodSpec(out: [string, unknown][], s: unknown): void {
  * serializer error) and resource/quantity.go (`UnmarshalJSON`).
  */
 export function checkDecodable(o: KubeObject): void {
-  for (const [, v] of quantities(o)) {
-    if (typeof v !== 'string' && typeof v !== 'number') continue;
-    try {
-      parseQuantityFull(v);
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e;
-      const version = String(o.apiVersion ?? '').split('/').pop();
-      throw errors.badRequest(`${o.kind} in version "${version}" cannot be handled as a ${o.kind}: ${e.message}`);
-    }
-  }
+  checkQuantities(o);
 }
