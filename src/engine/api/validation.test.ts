@@ -493,6 +493,34 @@ describe('ConfigMap keys and sizes (fast paths)', () => {
   it('rejects the same keys with the same messages', () => {
     const keys = ['ok', 'a.b-c_D', '.', '..', '..x', '.x', 'a/b', '', 'k'.repeat(253), 'k'.repeat(254), 'a b'];
     const details = keys.map((k) => validateCreate(cm({ [k]: 'v' })).map((e) => `${e.field} ${e.detail ?? ''}`));
-    expect(details).toMatchSnapshot();
+    expect(details).toMatchInlineSnapshot(`
+      [
+        [],
+        [],
+        [
+          "data[.] must not be '.'",
+        ],
+        [
+          "data[..] must not be '..'",
+        ],
+        [
+          "data[..x] must not start with '..'",
+        ],
+        [],
+        [
+          "data[a/b] a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+        ],
+        [
+          "data[] a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+        ],
+        [],
+        [
+          "data[kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk] must be no more than 253 characters",
+        ],
+        [
+          "data[a b] a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+        ],
+      ]
+    `);
   });
 });
