@@ -1418,12 +1418,48 @@ function boundSharing(v: unknown, stored: KubeObject, limit: number, status?: St
       if (c === CANNOT_BOUND || copyBudget < 0) return Infinity;
       status.copy = c;
       b = limit - n - copyBudget;
-    } else if (k !== 'metadata' && x !== null && typeof x === 'object' && x === stored[k]) {
-      // (metadata is left out: every write stores a fresh metadata object (its new
-      // resourceVersion), so a cached bound of one would never be read again.)
+    } else if (k === 'metadata') {
+      // Every write stores a fresh metadata object (its new resourceVersion), so a cached bound
+      // of one would never be read again; its labels, annotations and owner references are
+      // shared from version to version (status writes and bindings copy metadata shallowly).
+      b = boundFieldsSharing(x, stored.metadata, limit);
+    } else if (x !== null && typeof x === 'object' && x === stored[k]) {
       b = storedBounds.get(x);
       if (b === undefined) storedBounds.set(x, (b = jsonLengthBound(x, limit, 1)));
     } else b = jsonLengthBound(x, limit, 1);
+    n += 6 * k.length + 4 + b;
+    if (n > limit) return Infinity;
+  }
+  return n;
+}
+
+/**
+ * Bounds of stored objects' second-level fields (metadata's labels, annotations, ...), computed
+ * once, as `storedBounds` (exact for the same reason; kept apart so that every cached value is
+ * the bound at the depth it is read at).
+ */
+const storedFieldBounds = new WeakMap<object, number>();
+
+/**
+ * `jsonLengthBound(v, limit, 1)` of a top-level field of a request body, where `v`'s object
+ * fields that are the stored value's own (`stored`, the stored object's same field, immutable)
+ * count with their cached bounds: the same number, the sum of the same parts in the same order.
+ */
+function boundFieldsSharing(v: unknown, stored: unknown, limit: number): number {
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || stored === null || typeof stored !== 'object') return jsonLengthBound(v, limit, 1);
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return Infinity;
+  const o = v as Record<string, unknown>;
+  const so = stored as Record<string, unknown>;
+  let n = 2;
+  for (const k in o) {
+    if (k === 'toJSON') return Infinity;
+    const x = o[k];
+    let b: number | undefined;
+    if (x !== null && typeof x === 'object' && x === so[k]) {
+      b = storedFieldBounds.get(x);
+      if (b === undefined) storedFieldBounds.set(x, (b = jsonLengthBound(x, limit, 2)));
+    } else b = jsonLengthBound(x, limit, 2);
     n += 6 * k.length + 4 + b;
     if (n > limit) return Infinity;
   }
