@@ -464,3 +464,35 @@ describe('write bodies: the stored object is what was sent, never the caller\'s 
     expect(u.metadata.resourceVersion).not.toBe(c.metadata.resourceVersion);
   });
 });
+
+describe('metadata validation on update (validated-metadata memo)', () => {
+  const invalid = (f: () => unknown): string => {
+    try {
+      f();
+    } catch (e) {
+      if (e instanceof ApiError) return e.message;
+      throw e;
+    }
+    return 'accepted';
+  };
+
+  it('still rejects metadata that was stored without validation (a Deployment status write with annotations)', () => {
+    const { api } = newApi();
+    const d = api.create(deployment('web'));
+    // The status subresource keeps a Deployment's annotations unvalidated.
+    api.updateStatus({ ...d, metadata: { ...d.metadata, annotations: { 'bad key!': 'x' } }, status: { replicas: 0 } });
+    const cur = api.get('deployments', 'default', 'web');
+    expect(cur.metadata.annotations).toEqual({ 'bad key!': 'x' });
+    expect(invalid(() => api.update({ ...cur, spec: { ...cur.spec, replicas: 3 } }))).toContain('metadata.annotations: Invalid value: "bad key!"');
+  });
+
+  it('checks changed metadata, and accepts unchanged validated metadata', () => {
+    const { api } = newApi();
+    const c = api.create({ ...cm('c'), metadata: { name: 'c', namespace: 'default', labels: { app: 'x' } } });
+    const ok = api.update({ ...c, data: { a: '2' } });
+    expect(ok.data).toEqual({ a: '2' });
+    expect(invalid(() => api.update({ ...ok, metadata: { ...ok.metadata, labels: { app: 'x', 'bad key!': 'y' } } }))).toContain('metadata.labels: Invalid value: "bad key!"');
+    expect(invalid(() => api.update({ ...ok, metadata: { ...ok.metadata, finalizers: ['a/b/c'] } }))).toContain('metadata.finalizers: Invalid value: "a/b/c"');
+    expect(api.update({ ...ok, data: { a: '3' } }).data).toEqual({ a: '3' });
+  });
+});

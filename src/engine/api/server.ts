@@ -26,7 +26,7 @@ import { deepCopy, deepEqual, splitApiVersion, type KubeList, type KubeObject, t
 import { parseFieldSelector, parseLabelSelector, selectorFromLabelSelector, selectorFromSet, type Selector } from './labels';
 import { applyDefaults } from './defaults';
 import { BOOTSTRAP_POLICY_RNG_SALT, bootstrapPolicyObjects } from './bootstrappolicy';
-import { checkDecodable, validateCreate, validateUpdate } from './validation';
+import { checkDecodable, markMetadataValidated, validateCreate, validateUpdate } from './validation';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, strategicMergeSupported } from './patch';
 import { goJsonMarshal, planApply } from './apply';
 import { crdToResourceType, pruneUnknownFields, schemaForVersion, validateCrd, validateCustomResource } from './crd';
@@ -727,6 +727,9 @@ export class ApiServer {
     meta.creationTimestamp = this.clock.rfc3339();
     if (GENERATION_KINDS.has(t.kind) || t.custom) meta.generation = 1;
     if (opts.dryRun) return obj;
+    // Validation passed and nothing since changed what validateObjectMeta reads (uid,
+    // creationTimestamp, generation and resourceVersion are not among it).
+    if (!t.custom) markMetadataValidated(meta);
     const stored = this.write(t, 'ADDED', obj, undefined, opts.fieldManager);
     this.afterWrite(t, stored, undefined);
     return answer(opts, stored);
@@ -813,6 +816,10 @@ export class ApiServer {
       this.afterWrite(t, undefined, gone);
       return answer(opts, gone);
     }
+    // Validation passed and nothing since changed what validateObjectMeta reads (generation
+    // and resourceVersion are not among it), except a DaemonSet's annotations
+    // (keepDaemonSetTemplateGeneration runs after validation): those are left unmarked.
+    if (!t.custom && t.kind !== 'DaemonSet') markMetadataValidated(meta);
     const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager);
     this.afterWrite(t, stored, undefined);
     return answer(opts, stored);

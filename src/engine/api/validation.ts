@@ -259,8 +259,75 @@ function validateAnnotations(ann: unknown, path: string, errs: Errs): void {
   if (size > TOTAL_ANNOTATION_SIZE_LIMIT_B) errs.push(field.tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT_B));
 }
 
+/**
+ * Stored objects' metadata objects whose `validateObjectMeta` gave no errors (see
+ * `markMetadataValidated`). Stored objects are never mutated, so the fields it read still hold
+ * the values it accepted.
+ */
+const validatedMetadata = new WeakSet<object>();
+
+/**
+ * Record that `meta`, the metadata of an object about to be stored, passed validation
+ * (`validateCreate`/`validateUpdate` returned no errors for its object) and that none of the
+ * fields `validateObjectMeta` reads (generateName, name, namespace, labels, annotations,
+ * finalizers) has changed since, in place or by assignment. A later update whose new metadata
+ * has the same values there, of an object of the same kind, then skips `validateObjectMeta`:
+ * its result depends on nothing else, so it is the same empty list (performance only).
+ */
+export function markMetadataValidated(meta: object): void {
+  validatedMetadata.add(meta);
+}
+
+/** The object `validateUpdate` is validating, and the stored object it replaces (see `validateObjectMeta`). */
+let updating: KubeObject | undefined;
+let updatingOld: KubeObject | undefined;
+
+/** The metadata fields `validateObjectMeta` reads. */
+const OBJECT_META_FIELDS = ['generateName', 'name', 'namespace', 'labels', 'annotations', 'finalizers'];
+
+/**
+ * True when `a` and `b` are the same JSON value as validation reads it: equal primitives (===),
+ * or arrays of the same length with the same items, or non-array objects with the same own
+ * enumerable keys (Object.keys, any order) holding the same values. Stricter than `deepEqual`
+ * (an undefined-valued key counts): two values it calls equal are read identically.
+ */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  const ao = a as Obj;
+  const bo = b as Obj;
+  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(bo, k) || !Object.prototype.propertyIsEnumerable.call(bo, k) || !sameValue(ao[k], bo[k])) return false;
+  return true;
+}
+
+/**
+ * True when `o` is the object `validateUpdate` is validating, the stored object it replaces has
+ * validated metadata (`markMetadataValidated`) of the same kind, and every field
+ * `validateObjectMeta` reads holds the same value in both: then `validateObjectMeta(o)` finds
+ * what it found for the stored one, nothing.
+ */
+function metadataUnchangedAndValid(o: KubeObject): boolean {
+  const old = updatingOld;
+  if (o !== updating || old === undefined || o.kind !== old.kind) return false;
+  const a = o.metadata as Obj | undefined;
+  const b = old.metadata as Obj | undefined;
+  if (!isObj(a) || !isObj(b) || !validatedMetadata.has(b)) return false;
+  for (const f of OBJECT_META_FIELDS) if (!sameValue(a[f], b[f])) return false;
+  return true;
+}
+
 /** `ValidateObjectMeta` (without the server-owned parts). */
 function validateObjectMeta(o: KubeObject, nameFn: NameFn, errs: Errs, path = 'metadata'): void {
+  // An update that leaves validated metadata as it was (see metadataUnchangedAndValid).
+  if (path === 'metadata' && metadataUnchangedAndValid(o)) return;
   const meta = obj(o.metadata);
   if (typeof meta.generateName === 'string' && meta.generateName.length) {
     for (const m of nameFn(meta.generateName, true)) errs.push(field.invalid(child(path, 'generateName'), meta.generateName, m));
@@ -1762,7 +1829,15 @@ function withoutKeys(o: Obj, keys: string[]): Obj {
  * itself checks name/namespace/uid. Returns [] when the update is allowed.
  */
 export function validateUpdate(o: KubeObject, old: KubeObject): FieldError[] {
-  const errs = validateCreate(o);
+  let errs: Errs;
+  updating = o;
+  updatingOld = old;
+  try {
+    errs = validateCreate(o);
+  } finally {
+    updating = undefined;
+    updatingOld = undefined;
+  }
   const ns = obj(o.spec);
   const os = obj(old.spec);
   switch (o.kind) {
