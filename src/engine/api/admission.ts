@@ -137,8 +137,14 @@ export class Admission {
 
   private peek(resource: string, namespace: string | undefined, name: string): KubeObject | undefined {
     const t = this.api.registry.byResource(resource)!;
-    return this.api.store.getByName(`${t.group}/${t.resource}`, t.namespaced ? namespace : undefined, name);
+    // The store's type key, made once per type (performance only: a lookup on every create).
+    let key = this.typeKeys.get(t);
+    if (key === undefined) this.typeKeys.set(t, (key = `${t.group}/${t.resource}`));
+    return this.api.store.getByName(key, t.namespaced ? namespace : undefined, name);
   }
+
+  /** Store type keys (`<group>/<resource>`) by type object (see `peek`). */
+  private readonly typeKeys = new WeakMap<ResourceType, string>();
 
   private checkServiceAccount(pod: KubeObject, requestName?: string): void {
     if (pod.metadata.annotations?.['kubernetes.io/config.mirror']) {

@@ -142,6 +142,9 @@ export const BUILTIN_TYPES: ResourceType[] = [
   rt('storage.k8s.io', 'v1', 'VolumeAttributesClass', 'volumeattributesclasses', ['vac'], false),
 ];
 
+/** `byResource`'s memo key when no group is given (a symbol: no group name can equal it). */
+const ANY_GROUP: unique symbol = Symbol('any group');
+
 /**
  * Lookup of served types by kind, plural, singular or short name, optionally qualified by group
  * (`deployments.apps`, `deploy`, `Deployment`). Mutable: CRDs register and unregister kinds.
@@ -183,8 +186,18 @@ export class ResourceRegistry {
 
   /** Find by plural resource and group. */
   byResource(resource: string, group?: string): ResourceType | undefined {
-    return this.types.find((t) => t.resource === resource && (group === undefined || t.group === group));
+    // Memoised like byKind (performance only: admission looks up namespaces and service accounts
+    // on every create; cleared when types change). `ANY_GROUP` stands for no group given.
+    let byGroup = this.byResourceMemo.get(resource);
+    if (!byGroup) this.byResourceMemo.set(resource, (byGroup = new Map()));
+    const g = group ?? ANY_GROUP;
+    let t = byGroup.get(g);
+    if (t === undefined) byGroup.set(g, (t = this.types.find((x) => x.resource === resource && (group === undefined || x.group === group)) ?? null));
+    return t ?? undefined;
   }
+
+  /** Memo of `byResource`: plural -> group (ANY_GROUP: none given) -> type (null: none). */
+  private byResourceMemo = new Map<string, Map<string | typeof ANY_GROUP, ResourceType | null>>();
 
   /**
    * Resolve what a person types after `kubectl get`: plural, singular, short name or kind,
@@ -219,6 +232,7 @@ export class ResourceRegistry {
   private forgetMemos(): void {
     this.byKindMemo.clear();
     this.resolveMemo.clear();
+    this.byResourceMemo.clear();
   }
 
   /** Unregister a CRD's kind. */

@@ -580,9 +580,11 @@ export class ApiServer {
     this.scheduleFlush(w, false);
   }
 
-  /** The object the last watch events were made for, and those events by type. */
+  /** The object the last watch events were made for, and those events by type (one field per type: no record per write). */
   private eventsObj: KubeObject | undefined;
-  private eventsByType: Partial<Record<ChangeType, WatchEvent>> = {};
+  private eventAdded: WatchEvent | undefined;
+  private eventModified: WatchEvent | undefined;
+  private eventDeleted: WatchEvent | undefined;
 
   /**
    * The watch event `{type, object}` for a write, one object shared by every watch that gets
@@ -592,9 +594,16 @@ export class ApiServer {
   private watchEvent(type: ChangeType, obj: KubeObject): WatchEvent {
     if (this.eventsObj !== obj) {
       this.eventsObj = obj;
-      this.eventsByType = {};
+      this.eventAdded = this.eventModified = this.eventDeleted = undefined;
     }
-    return (this.eventsByType[type] ??= { type, object: obj });
+    switch (type) {
+      case 'ADDED':
+        return (this.eventAdded ??= { type, object: obj });
+      case 'MODIFIED':
+        return (this.eventModified ??= { type, object: obj });
+      default:
+        return (this.eventDeleted ??= { type, object: obj });
+    }
   }
 
   private scheduleFlush(w: Watcher, endAfter: boolean): void {
