@@ -26,7 +26,7 @@ import { deepCopy, deepEqual, splitApiVersion, type KubeList, type KubeObject, t
 import { parseFieldSelector, parseLabelSelector, selectorFromLabelSelector, selectorFromSet, type Selector } from './labels';
 import { applyDefaults } from './defaults';
 import { BOOTSTRAP_POLICY_RNG_SALT, bootstrapPolicyObjects } from './bootstrappolicy';
-import { checkDecodable, markMetadataValidated, validateCreate, validateUpdate } from './validation';
+import { checkDecodable, validateCreate, validateUpdate } from './validation';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, strategicMergeSupported } from './patch';
 import { goJsonMarshal, planApply } from './apply';
 import { crdToResourceType, pruneUnknownFields, schemaForVersion, validateCrd, validateCustomResource } from './crd';
@@ -702,14 +702,16 @@ export class ApiServer {
     } else {
       delete meta.namespace;
     }
-    // The server owns these fields on create.
-    delete meta.uid;
-    delete meta.resourceVersion;
-    delete meta.deletionTimestamp;
-    delete meta.deletionGracePeriodSeconds;
-    delete meta.creationTimestamp;
-    delete meta.generation;
-    delete meta.managedFields;
+    // The server owns these fields on create. (Each deleted only when present, performance only:
+    // the copy has no undefined-valued fields (copyWithinBound and deepCopy drop them), so a
+    // field that reads undefined is absent and deleting it would change nothing.)
+    if (meta.uid !== undefined) delete meta.uid;
+    if (meta.resourceVersion !== undefined) delete meta.resourceVersion;
+    if (meta.deletionTimestamp !== undefined) delete meta.deletionTimestamp;
+    if (meta.deletionGracePeriodSeconds !== undefined) delete meta.deletionGracePeriodSeconds;
+    if (meta.creationTimestamp !== undefined) delete meta.creationTimestamp;
+    if (meta.generation !== undefined) delete meta.generation;
+    if (meta.managedFields !== undefined) delete meta.managedFields;
 
     // Admission errors name the object as the request did (its generateName when it has no name).
     const requestName = meta.name || meta.generateName;
@@ -737,9 +739,9 @@ export class ApiServer {
     if (GENERATION_KINDS.has(t.kind) || t.custom) meta.generation = 1;
     if (opts.dryRun) return obj;
     // Validation passed and nothing since changed what validateObjectMeta reads (uid,
-    // creationTimestamp, generation and resourceVersion are not among it).
-    if (!t.custom) markMetadataValidated(meta);
-    const stored = this.write(t, 'ADDED', obj, undefined, opts.fieldManager);
+    // creationTimestamp, generation and resourceVersion are not among it): stored as validated
+    // metadata (custom resources are validated otherwise: never).
+    const stored = this.write(t, 'ADDED', obj, undefined, opts.fieldManager, !t.custom);
     this.afterWrite(t, stored, undefined);
     return answer(opts, stored);
   }
@@ -769,8 +771,11 @@ export class ApiServer {
     const name = input.metadata?.name;
     if (!name) throw errors.invalid(t.kind, t.group, '', [field.required('metadata.name', 'name or generateName is required')]);
     const ns = t.namespaced ? input.metadata.namespace || 'default' : undefined;
-    const old = this.store.getByName(typeKeyOf(t), ns, name);
-    if (!old) throw errors.notFound(t.resource, t.group, name);
+    const slot = this.store.slotByName(typeKeyOf(t), ns, name);
+    if (!slot) throw errors.notFound(t.resource, t.group, name);
+    const old = slot.obj;
+    /** The stored object's metadata was validated when it was written (see ObjectStore.put). */
+    const oldMetadataValidated = slot.metadataValidated;
     const rv = input.metadata.resourceVersion;
     if (rv && rv !== old.metadata.resourceVersion) throw errors.conflict(t.resource, t.group, name);
     if (input.metadata.uid && input.metadata.uid !== old.metadata.uid) {
@@ -808,7 +813,7 @@ export class ApiServer {
     applyDefaults(obj, { rng: this.rng });
     labelNamespace(t, obj);
     this.admission.mutate('UPDATE', t, obj, old);
-    const errs = this.validate(t, obj, old);
+    const errs = this.validate(t, obj, old, oldMetadataValidated);
     if (errs.length) throw errors.invalid(t.kind, t.group, name, errs);
     this.admission.validate('UPDATE', t, obj, old);
 
@@ -827,9 +832,9 @@ export class ApiServer {
     }
     // Validation passed and nothing since changed what validateObjectMeta reads (generation
     // and resourceVersion are not among it), except a DaemonSet's annotations
-    // (keepDaemonSetTemplateGeneration runs after validation): those are left unmarked.
-    if (!t.custom && t.kind !== 'DaemonSet') markMetadataValidated(meta);
-    const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager);
+    // (keepDaemonSetTemplateGeneration runs after validation): stored as validated metadata
+    // unless a custom resource or a DaemonSet.
+    const stored = this.write(t, 'MODIFIED', obj, old, opts.fieldManager, !t.custom && t.kind !== 'DaemonSet');
     this.afterWrite(t, stored, undefined);
     return answer(opts, stored);
   }
@@ -1273,7 +1278,8 @@ export class ApiServer {
     return patchValue ? decodePatchedObject(obj, fieldValidation, patchValue) : decodeRequestBody(obj, fieldValidation);
   }
 
-  private validate(t: ResourceType, obj: KubeObject, old: KubeObject | undefined): FieldError[] {
+  /** `oldMetadataValidated`: see validateUpdate (the stored object's flag, ObjectStore.put). */
+  private validate(t: ResourceType, obj: KubeObject, old: KubeObject | undefined, oldMetadataValidated = false): FieldError[] {
     const errs: FieldError[] = [];
     const meta = obj.metadata;
     if (t.namespaced && old === undefined && !meta.namespace) errs.push(field.required('metadata.namespace'));
@@ -1291,20 +1297,23 @@ export class ApiServer {
       }
       return errs;
     }
-    errs.push(...(old ? validateUpdate(obj, old) : validateCreate(obj)));
+    errs.push(...(old ? validateUpdate(obj, old, oldMetadataValidated) : validateCreate(obj)));
     if (t.kind === 'CustomResourceDefinition') errs.push(...validateCrd(obj));
     return errs;
   }
 
-  /** Stamp the revision, store, record and fan out. Returns the stored object. */
-  private write(t: ResourceType, type: ChangeType, obj: KubeObject, prev: KubeObject | undefined, fieldManager?: string): KubeObject {
+  /**
+   * Stamp the revision, store, record and fan out. Returns the stored object.
+   * `metadataValidated`: see ObjectStore.put (only create and update pass true).
+   */
+  private write(t: ResourceType, type: ChangeType, obj: KubeObject, prev: KubeObject | undefined, fieldManager?: string, metadataValidated = false): KubeObject {
     const revision = this.store.nextRevision();
     obj.metadata.resourceVersion = String(revision);
     const ns = t.namespaced ? obj.metadata.namespace : undefined;
     const name = obj.metadata.name!;
     const tk = typeKeyOf(t);
     if (type === 'DELETED') this.store.remove(tk, ns, name, { revision, typeKey: tk, type, object: obj, previous: prev });
-    else this.store.put(tk, ns, name, obj, { revision, typeKey: tk, type, object: obj, previous: prev });
+    else this.store.put(tk, ns, name, obj, { revision, typeKey: tk, type, object: obj, previous: prev }, metadataValidated);
     this.emit(t, type, obj, prev, revision, fieldManager);
     return obj;
   }

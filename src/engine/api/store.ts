@@ -32,7 +32,15 @@ const HISTORY_SLICE_CHUNK = 1024;
 /** Where one stored object lives: the index and the insertion order share it (see ObjectStore). */
 interface Slot {
   obj: KubeObject;
+  /**
+   * The writer's word that `obj`'s metadata passed validation (see `put`); false for writes
+   * that do not validate it (status, binding, deletion).
+   */
+  metadataValidated: boolean;
 }
+
+/** A stored object and its `metadataValidated` flag, as `slotByName` reads them (read-only). */
+export type StoredSlot = Readonly<Slot>;
 
 /**
  * Objects keyed by type key then `namespace/name`. Stored objects are treated as immutable:
@@ -81,6 +89,14 @@ export class ObjectStore {
     return this.byName.get(typeKey)?.get(nsPart(namespace))?.get(namePart(name))?.obj;
   }
 
+  /**
+   * `getByName`'s slot: the object and its `metadataValidated` flag (undefined when absent). The
+   * slot is live (a later write replaces its fields): read it at once.
+   */
+  slotByName(typeKey: string, namespace: string | undefined, name: string): StoredSlot | undefined {
+    return this.byName.get(typeKey)?.get(nsPart(namespace))?.get(namePart(name));
+  }
+
   /** Every object of a type, in insertion order (live view, as a Map's; callers must not mutate). */
   *values(typeKey: string): IterableIterator<KubeObject> {
     const slots = this.order.get(typeKey);
@@ -94,9 +110,11 @@ export class ObjectStore {
 
   /**
    * Put an object (already stamped with its resourceVersion) at `<namespace>/<name>`
-   * (namespace undefined or '' for cluster-scoped) and record the change.
+   * (namespace undefined or '' for cluster-scoped) and record the change. `metadataValidated`:
+   * the writer validated the object's metadata and left it unchanged since (performance only:
+   * a later update with the same metadata may skip checking it again; see validateUpdate).
    */
-  put(typeKey: string, namespace: string | undefined, name: string, obj: KubeObject, change: Change): void {
+  put(typeKey: string, namespace: string | undefined, name: string, obj: KubeObject, change: Change, metadataValidated = false): void {
     let byNs = this.byName.get(typeKey);
     if (!byNs) this.byName.set(typeKey, (byNs = new Map()));
     const ns = nsPart(namespace);
@@ -104,9 +122,11 @@ export class ObjectStore {
     if (!names) byNs.set(ns, (names = new Map()));
     const n = namePart(name);
     const slot = names.get(n);
-    if (slot) slot.obj = obj;
-    else {
-      const fresh: Slot = { obj };
+    if (slot) {
+      slot.obj = obj;
+      slot.metadataValidated = metadataValidated;
+    } else {
+      const fresh: Slot = { obj, metadataValidated };
       names.set(n, fresh);
       let slots = this.order.get(typeKey);
       if (!slots) this.order.set(typeKey, (slots = new Set()));

@@ -260,25 +260,9 @@ function validateAnnotations(ann: unknown, path: string, errs: Errs): void {
 }
 
 /**
- * Stored objects' metadata objects whose `validateObjectMeta` gave no errors (see
- * `markMetadataValidated`). Stored objects are never mutated, so the fields it read still hold
- * the values it accepted.
+ * The object `validateUpdate` is validating, and the stored object it replaces when that one's
+ * metadata is known to be valid (see `validateObjectMeta`).
  */
-const validatedMetadata = new WeakSet<object>();
-
-/**
- * Record that `meta`, the metadata of an object about to be stored, passed validation
- * (`validateCreate`/`validateUpdate` returned no errors for its object) and that none of the
- * fields `validateObjectMeta` reads (generateName, name, namespace, labels, annotations,
- * finalizers) has changed since, in place or by assignment. A later update whose new metadata
- * has the same values there, of an object of the same kind, then skips `validateObjectMeta`:
- * its result depends on nothing else, so it is the same empty list (performance only).
- */
-export function markMetadataValidated(meta: object): void {
-  validatedMetadata.add(meta);
-}
-
-/** The object `validateUpdate` is validating, and the stored object it replaces (see `validateObjectMeta`). */
 let updating: KubeObject | undefined;
 let updatingOld: KubeObject | undefined;
 
@@ -310,7 +294,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 /**
  * True when `o` is the object `validateUpdate` is validating, the stored object it replaces has
- * validated metadata (`markMetadataValidated`) of the same kind, and every field
+ * validated metadata (its `oldMetadataValidated`) of the same kind, and every field
  * `validateObjectMeta` reads holds the same value in both: then `validateObjectMeta(o)` finds
  * what it found for the stored one, nothing.
  */
@@ -319,7 +303,7 @@ function metadataUnchangedAndValid(o: KubeObject): boolean {
   if (o !== updating || old === undefined || o.kind !== old.kind) return false;
   const a = o.metadata as Obj | undefined;
   const b = old.metadata as Obj | undefined;
-  if (!isObj(a) || !isObj(b) || !validatedMetadata.has(b)) return false;
+  if (!isObj(a) || !isObj(b)) return false;
   for (const f of OBJECT_META_FIELDS) if (!sameValue(a[f], b[f])) return false;
   return true;
 }
@@ -1827,11 +1811,17 @@ function withoutKeys(o: Obj, keys: string[]): Obj {
  * Validate an update of `old` to `o` (after defaulting and admission): everything
  * `validateCreate` checks on the new object, then the kind's immutability rules. The server
  * itself checks name/namespace/uid. Returns [] when the update is allowed.
+ *
+ * `oldMetadataValidated` (performance only): the caller guarantees that `validateObjectMeta`
+ * found no errors in `old` (it was stored by a create or update whose validation passed, and
+ * none of the metadata fields it reads changed since). Then, when `o` has the same kind and the
+ * same values in those fields, `validateObjectMeta(o)` is skipped: its result depends on nothing
+ * else, so it is the same empty list.
  */
-export function validateUpdate(o: KubeObject, old: KubeObject): FieldError[] {
+export function validateUpdate(o: KubeObject, old: KubeObject, oldMetadataValidated = false): FieldError[] {
   let errs: Errs;
-  updating = o;
-  updatingOld = old;
+  updating = oldMetadataValidated ? o : undefined;
+  updatingOld = oldMetadataValidated ? old : undefined;
   try {
     errs = validateCreate(o);
   } finally {
