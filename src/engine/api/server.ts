@@ -22,7 +22,7 @@ import { Clock, Rng, type DelayLine } from '../clock';
 import { ApiError, errors, field, type FieldError } from './errors';
 import { ObjectStore, type ChangeType, DEFAULT_HISTORY_WINDOW } from './store';
 import { ResourceRegistry, apiVersionOf, type ResourceType } from './registry';
-import { deepCopy, deepEqual, splitApiVersion, type KubeList, type KubeObject, type ObjectMeta, type PropagationPolicy, type WatchEvent } from './types';
+import { deepCopy, deepEqual, objectsEqualMetadataLast, splitApiVersion, type KubeList, type KubeObject, type ObjectMeta, type PropagationPolicy, type WatchEvent } from './types';
 import { parseFieldSelector, parseLabelSelector, selectorFromLabelSelector, selectorFromSet, type Selector } from './labels';
 import { applyDefaults } from './defaults';
 import { BOOTSTRAP_POLICY_RNG_SALT, bootstrapPolicyObjects } from './bootstrappolicy';
@@ -819,7 +819,7 @@ export class ApiServer {
 
     if (meta.generation !== undefined && !deepEqual(obj.spec, old.spec)) meta.generation = (old.metadata.generation ?? 0) + 1;
     if (t.kind === 'DaemonSet') keepDaemonSetTemplateGeneration(obj, old);
-    if (deepEqual(obj, old)) return answer(opts, old);
+    if (objectsEqualMetadataLast(obj, old)) return answer(opts, old);
     if (opts.dryRun) return obj;
 
     // An object whose deletion was requested goes once its finalizers are gone and no grace remains.

@@ -284,10 +284,24 @@ function sameValue(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
   const ao = a as Obj;
   const bo = b as Obj;
+  const pa = Object.getPrototypeOf(a);
+  const pb = Object.getPrototypeOf(b);
+  if ((pa === Object.prototype || pa === null) && (pb === Object.prototype || pb === null)) {
+    // Plain objects (performance only: no key arrays): for-in visits exactly the own enumerable
+    // string keys (Object.prototype has no enumerable ones), as Object.keys lists them.
+    let na = 0;
+    for (const k in ao) {
+      na++;
+      if (!Object.prototype.propertyIsEnumerable.call(bo, k) || !sameValue(ao[k], bo[k])) return false;
+    }
+    let nb = 0;
+    for (const k in bo) if (k !== undefined) nb++;
+    return na === nb;
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
   for (const k of ka) if (!Object.prototype.hasOwnProperty.call(bo, k) || !Object.prototype.propertyIsEnumerable.call(bo, k) || !sameValue(ao[k], bo[k])) return false;
   return true;
 }
