@@ -23,6 +23,7 @@ import { apiServerHostPort } from './cluster-access';
 import type { PlaygroundCluster } from './playground';
 import { httpReason, parseCurlArgs, parseUrl, type HttpOutcome, type HttpRequest } from '../engine/node/shell';
 import { serverVersionInfo } from './kubectl/info';
+import { apiserverHealthAnswer } from '../engine/cluster/apiserver-health';
 
 /** The laptop's view of one published port. */
 type Published = { kind: 'nodeport'; node: ClusterNodeAccess; containerPort: number } | { kind: 'apiserver' };
@@ -50,7 +51,7 @@ function apiServerAnswer(scheme: string, path: string, insecure: boolean, ctx: S
   // kube-apiserver speaks TLS only: a plain-HTTP request gets Go's 400 reply.
   if (scheme !== 'https') return { status: 400, body: 'Client sent an HTTP request to an HTTPS server.\n' };
   if (!insecure) return UNKNOWN_CA;
-  return anonymousApi(path, version);
+  return anonymousApi(path, version, ctx.api.getAvailability() !== 'etcd-unreachable');
 }
 
 /** `curl` on the laptop next to `cluster`. */
@@ -169,12 +170,15 @@ function makeCurl(target: CurlTarget): Command {
 
 /**
  * kube-apiserver to an anonymous client: the health endpoints and /version are public
- * (bootstrap ClusterRole `system:public-info-viewer`), everything else is a 403 Status as the
- * apiserver's authorization filter writes it (pretty-printed JSON, as for curl's Accept: * / *).
+ * (bootstrap ClusterRole `system:public-info-viewer`: `/healthz`, `/livez`, `/readyz` exactly,
+ * answered by apiserver-health.ts with the query, so `?verbose` and `?exclude=` work; the
+ * individual checks `/readyz/<check>` are `system:monitoring`'s, so 403 here), everything else
+ * is a 403 Status as the apiserver's authorization filter writes it (pretty-printed JSON, as for
+ * curl's Accept: * / *).
  */
-function anonymousApi(path: string, version: string): HttpOutcome {
+function anonymousApi(path: string, version: string, etcdOk: boolean): HttpOutcome {
   const p = path.split('?')[0];
-  if (p === '/healthz' || p === '/livez' || p === '/readyz') return { status: 200, body: 'ok', headers: { 'Content-Type': 'text/plain; charset=utf-8' } };
+  if (p === '/healthz' || p === '/livez' || p === '/readyz') return apiserverHealthAnswer(path, { etcdOk }) ?? { error: 'reset' };
   if (p === '/version') return { status: 200, body: JSON.stringify(serverVersionInfo(version), null, 2), headers: { 'Content-Type': 'application/json' } };
   const status = {
     kind: 'Status',

@@ -8,8 +8,9 @@
  *   /var/lib/etcd).
  * - `kube-apiserver` (static pod): while its container runs (after start-up), the API answers:
  *   availability `up`, or `etcd-unreachable` while no etcd serves; `down` when no kube-apiserver
- *   runs. Its /livez and /readyz fail while etcd is unreachable, so the kubelet's liveness probe
- *   restarts it, as on a real node. On start it writes the `kubernetes` EndpointSlice (the
+ *   runs. Its /healthz, /livez and /readyz (apiserver-health.ts) fail while etcd is unreachable
+ *   (the `etcd` check is on all three), so the kubelet's liveness probe restarts it, as on a real
+ *   node. On start it writes the `kubernetes` EndpointSlice (the
  *   apiserver's endpoint reconciler).
  * - `kube-controller-manager` and `kube-scheduler` (static pods): the container runs a
  *   `ControllerProcess` (the controllers of newKubeControllerManager plus node-ipam-controller,
@@ -58,6 +59,7 @@ import { kindnetConflist } from './manifests';
 import { nodeIpamController } from './nodeipam';
 import { registerAppControllerPrograms } from './appcontrollers';
 import { withSidecar } from './sidecar';
+import { apiserverHealthAnswer } from './apiserver-health';
 
 const MiB = 1024 * 1024;
 
@@ -260,15 +262,6 @@ function pathOnly(path: string): string {
   return q === -1 ? path : path.slice(0, q);
 }
 
-/** kube-apiserver's health answer when etcd is unreachable (healthz check list, verbose form). */
-function apiserverHealth(kind: 'livez' | 'readyz' | 'healthz', etcdOk: boolean): HttpOutcome {
-  if (etcdOk) return ok('ok');
-  const body =
-    '[+]ping ok\n[+]log ok\n[-]etcd failed: reason withheld\n[+]poststarthook/start-apiserver-admission-initializer ok\n[+]poststarthook/generic-apiserver-start-informers ok\n' +
-    `${kind} check failed\n`;
-  return { status: 500, body };
-}
-
 /** The apiserver's endpoint reconciler: EndpointSlice default/kubernetes -> <advertise address>:6443. */
 function ensureKubernetesEndpoints(env: ComponentEnv): void {
   if (env.api.getAvailability() !== 'up') return;
@@ -309,6 +302,7 @@ function ensureKubernetesEndpoints(env: ComponentEnv): void {
 function apiserverProgram(env: ComponentEnv, cp: ControlPlaneState, spec: ContainerRunSpec, services: ContainerServices): Program & Partial<Omit<ContainerProgram, 'model'>> {
   const timers = new Timers(env.clock, `kube-apiserver[${spec.pod.nodeName}]`);
   let serving = false;
+  let shuttingDown = false;
   return {
     start(ctx) {
       ctx.setMemory(220 * MiB);
@@ -324,7 +318,10 @@ function apiserverProgram(env: ComponentEnv, cp: ControlPlaneState, spec: Contai
         if (cp.etcdServing === 0) klog(env, services, 'W', 'logging.go:55', '[core] [Channel #1 SubChannel #2]grpc: addrConn.createTransport failed to connect to {Addr: "127.0.0.1:2379", ServerName: "127.0.0.1:2379", }. Err: connection error: desc = "transport: Error while dialing: dial tcp 127.0.0.1:2379: connect: connection refused"');
       });
     },
-    onSignal: gracefulExit(100, () => klog(env, services, 'I', 'controller.go:128', 'Shutting down kubernetes service endpoint reconciler')),
+    onSignal: gracefulExit(100, () => {
+      shuttingDown = true;
+      klog(env, services, 'I', 'controller.go:128', 'Shutting down kubernetes service endpoint reconciler');
+    }),
     stop() {
       timers.cancelAll();
       if (serving) {
@@ -337,7 +334,8 @@ function apiserverProgram(env: ComponentEnv, cp: ControlPlaneState, spec: Contai
     http(port, req) {
       if (!serving || port !== 6443) return { error: 'refused' };
       const path = pathOnly(req.path);
-      if (path === '/livez' || path === '/readyz' || path === '/healthz') return apiserverHealth(path.slice(1) as 'livez', cp.etcdServing > 0);
+      const health = apiserverHealthAnswer(req.path, { etcdOk: cp.etcdServing > 0, shuttingDown });
+      if (health) return health;
       if (path === '/version') return ok(JSON.stringify({ major: '1', minor: String(spec.image.version ?? '').replace(/^v\d+\.(\d+).*/, '$1'), gitVersion: spec.image.version }, null, 2));
       return { status: 403, body: '{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"forbidden: User \\"system:anonymous\\" cannot get path \\"' + path + '\\"","reason":"Forbidden","details":{},"code":403}' };
     },

@@ -38,6 +38,7 @@ import {
 import { toYaml } from '../../engine/api/yaml';
 import { CmdError, discover, fail, printError, type Env } from './env';
 import { goQuote } from '../printers/gofmt';
+import { apiserverHealthAnswer } from '../../engine/cluster/apiserver-health';
 import { objectNamespace, parseResourceArgs, readManifestFlags, type Ref } from './builder';
 
 /** The message `kubectl get` with no resource prints (get.go `Run`). */
@@ -331,20 +332,29 @@ export function get(env: Env): number | Pending {
   return status;
 }
 
+/** client-go's `maxUnstructuredResponseTextBytes`: how much of a non-Status error body kubectl reads. */
+const MAX_UNSTRUCTURED_RESPONSE_TEXT_BYTES = 2048;
+
 /**
- * `kubectl get --raw PATH` for the health endpoints (kube-apiserver's /healthz, /livez, /readyz
- * answer `ok`, without a newline) and /version; other paths are the server's 404.
+ * `kubectl get --raw PATH` for kube-apiserver's health endpoints (`/healthz`, `/livez`, `/readyz`,
+ * `/readyz/<check>`, with `?verbose` and `?exclude=`: the answer of apiserver-health.ts, the
+ * same function the kube-apiserver program serves); any other path is answered with the
+ * server's 404 Status (not modelled further). A 500 is a text body, not a Status: client-go's `newUnstructuredResponseError`
+ * (rest/request.go) reads at most 2048 bytes, trims the space around them, and
+ * `errors.NewGenericServerResponse` words it `an error on the server (%q) has prevented the
+ * request from succeeding` (reason InternalError); kubectl prints it and exits 1.
  */
 function getRaw(env: Env, raw: string): number {
   discover(env, 0);
-  const path = raw.split('?')[0];
-  if (['/healthz', '/livez', '/readyz'].includes(path)) {
-    if (env.api.getAvailability() === 'etcd-unreachable' && path !== '/livez') {
-      env.err('Error from server (InternalError): an error on the server ("[-]etcd failed: error getting data from etcd: context deadline exceeded\nhealthz check failed") has prevented the request from succeeding\n');
-      return 1;
+  const res = apiserverHealthAnswer(raw, { etcdOk: env.api.getAvailability() !== 'etcd-unreachable' });
+  if (res && 'status' in res) {
+    if (res.status === 200) {
+      env.out(res.body);
+      return 0;
     }
-    env.out('ok');
-    return 0;
+    const message = res.body.slice(0, MAX_UNSTRUCTURED_RESPONSE_TEXT_BYTES).trim();
+    env.err(`Error from server (InternalError): an error on the server (${goQuote(message)}) has prevented the request from succeeding\n`);
+    return 1;
   }
   throw new ApiError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 });
 }
