@@ -107,6 +107,14 @@ describe('kube-apiserver health endpoints (1.35, kubeadm flags)', () => {
     expect(kubectl('kubectl get --raw /readyz/ping')).toEqual({ text: 'ok', exitCode: 0 });
     expect(run("docker exec k8s-lab-control-plane curl -sk 'https://127.0.0.1:6443/readyz?verbose'")).toMatchObject({ text: readyz, exitCode: 0 });
     expect(run('docker exec k8s-lab-control-plane curl -sk -o /dev/null -w "%{http_code}\\n" https://127.0.0.1:6443/livez')).toMatchObject({ text: '500\n', exitCode: 0 });
+    // In a shell on the node: the raw body (curl exits 0 on a 500 without -f); one check is
+    // system:monitoring's, not the anonymous user's.
+    expect(run('docker exec -it k8s-lab-control-plane bash').exitCode).toBe(0);
+    expect(run('curl -k https://127.0.0.1:6443/readyz?verbose')).toMatchObject({ text: readyz, exitCode: 0 });
+    expect(run('curl -k https://localhost:6443/livez')).toMatchObject({ text: livez, exitCode: 0 });
+    expect(run('curl -sk https://127.0.0.1:6443/readyz/etcd').text).toContain('"message": "forbidden: User \\"system:anonymous\\" cannot get path \\"/readyz/etcd\\""');
+    expect(run('curl -sfk https://127.0.0.1:6443/readyz')).toMatchObject({ text: '', exitCode: 22 });
+    run('exit');
     // The kube-apiserver program answers the kubelet's probes the same way (the liveness probe's /livez).
     expect(apiserverHealthAnswer('/livez', { etcdOk: false })).toEqual({ status: 500, body: livez, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' } });
     expect(run('docker exec k8s-lab-control-plane mv /root/etcd.yaml /etc/kubernetes/manifests/etcd.yaml').exitCode).toBe(0);
