@@ -121,4 +121,16 @@ describe('kube-apiserver health endpoints (1.35, kubeadm flags)', () => {
     expect(cluster.runUntil(() => cluster.api.getAvailability() === 'up', { timeoutMs: 5 * 60_000 })).toBe(true);
     expect(kubectl('kubectl get --raw /readyz')).toEqual({ text: 'ok', exitCode: 0 });
   });
+
+  it('the handler alone: shutdown (readyz only), any value of verbose, URL-encoded exclude, unknown paths', () => {
+    const text = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
+    expect(apiserverHealthAnswer('/readyz/shutdown', { etcdOk: true, shuttingDown: true })).toEqual({ status: 500, body: 'internal server error: process is shutting down\n', headers: text });
+    expect(apiserverHealthAnswer('/livez', { etcdOk: true, shuttingDown: true })).toEqual({ status: 200, body: 'ok', headers: text });
+    expect(apiserverHealthAnswer('/readyz', { etcdOk: true, shuttingDown: true })).toEqual({ status: 500, body: lines(READYZ, ['shutdown']) + 'readyz check failed\n', headers: text });
+    expect(apiserverHealthAnswer('/healthz?verbose=false', { etcdOk: true })).toEqual({ status: 200, body: lines(LIVEZ) + 'healthz check passed\n', headers: text });
+    expect(apiserverHealthAnswer('/healthz?verbose&exclude=poststarthook%2Frbac%2Fbootstrap-roles', { etcdOk: true })).toMatchObject({ body: expect.stringContaining('[+]poststarthook/rbac/bootstrap-roles excluded: ok\n') });
+    expect(apiserverHealthAnswer('/readyz/', { etcdOk: true })).toBeUndefined();
+    expect(apiserverHealthAnswer('/readyz/nope', { etcdOk: true })).toBeUndefined();
+    expect(apiserverHealthAnswer('/version', { etcdOk: true })).toBeUndefined();
+  });
 });
