@@ -443,10 +443,27 @@ export function crictlTable(rows: readonly (readonly string[])[]): string {
 
 /** Go's RFC3339Nano (trailing zeros of the fraction trimmed) for a Unix ms + sub-ms nanos. */
 export function rfc3339Nano(unixMs: number, nanos = 0): string {
-  const base = formatRfc3339(Math.floor(unixMs / 1000) * 1000);
-  const frac = String((unixMs % 1000) * 1_000_000 + nanos).padStart(9, '0').replace(/0+$/, '');
-  return frac ? base.replace('Z', `.${frac}Z`) : base;
+  // The whole second's text is kept for the next call (performance only: containerd writes
+  // several log lines per container start, nearly all in one second; `formatRfc3339` is a pure
+  // function of the second). `base` ends with its only `Z`, so the fraction goes before it.
+  const sec = Math.floor(unixMs / 1000) * 1000;
+  if (sec !== nanoBaseSecond) {
+    nanoBaseSecond = sec;
+    nanoBase = formatRfc3339(sec);
+  }
+  const base = nanoBase;
+  const v = (unixMs % 1000) * 1_000_000 + nanos;
+  if (v === 0) return base;
+  // `String(v).padStart(9, '0')` without its trailing zeros (what `.replace(/0+$/, '')` left).
+  const digits = String(v).padStart(9, '0');
+  let end = digits.length;
+  while (end > 0 && digits.charCodeAt(end - 1) === 48) end--;
+  return end === 0 ? base : `${base.slice(0, -1)}.${digits.slice(0, end)}Z`;
 }
+
+/** `rfc3339Nano`'s last whole second (Unix ms) and its `formatRfc3339` text. */
+let nanoBaseSecond = Number.NaN;
+let nanoBase = '';
 
 /** An external page for `curl http://<internet host>` (the corpus's init container fetches info.cern.ch). */
 function internetPage(host: string): string {
@@ -597,8 +614,12 @@ export class Containerd {
     const t = this.clock.now();
     // Lines of one instant keep their order: sub-ms parts only grow.
     const nanos = t === this.lastClog.time ? Math.min(999_999, this.lastClog.nanos + this.rng.int(20_000, 90_000)) : this.rng.int(0, 400_000);
-    this.lastClog = { time: t, nanos };
-    this.opts.log(`time="${rfc3339Nano(this.clock.epochMs + t, nanos)}" level=${level} msg="${msg.replace(/"/g, '\\"')}"${extra}`);
+    // Updated in place (performance only: nothing else holds it).
+    this.lastClog.time = t;
+    this.lastClog.nanos = nanos;
+    // A message without a quote is its own escape (performance only: no regular expression run).
+    const escaped = msg.indexOf('"') < 0 ? msg : msg.replace(/"/g, '\\"');
+    this.opts.log(`time="${rfc3339Nano(this.clock.epochMs + t, nanos)}" level=${level} msg="${escaped}"${extra}`);
   }
 
   private newId(): string {
