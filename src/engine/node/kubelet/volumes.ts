@@ -131,7 +131,9 @@ export interface PodFacts {
  */
 export function downwardField(f: PodFacts, path: string): string {
   const m = f.pod.metadata;
-  const sub = /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path);
+  // Only a path ending in `']` can be a label or annotation reference (performance only: the
+  // usual `metadata.namespace` of every service account volume skips the regular expression).
+  const sub = path.endsWith("']") ? /^metadata\.(labels|annotations)\['(.+)'\]$/.exec(path) : null;
   if (sub) return (sub[1] === 'labels' ? m.labels : m.annotations)?.[sub[2]] ?? '';
   switch (path) {
     case 'metadata.name':
@@ -460,6 +462,13 @@ export interface ProjectionMemo {
   inputs: unknown[];
   /** The volume directory's tree right after the files were written (or found in place). */
   disk: DirSnapshot;
+  /**
+   * The volume's directory (`pluginDir` of the pod UID, the volume name and its plugin: the
+   * same path while `specGen` is) and the read-only mount source over it that the call
+   * returned (immutable, so shared by the calls that find the files in place).
+   */
+  dir: string;
+  source: MountSource;
 }
 
 /**
@@ -475,15 +484,21 @@ export interface VolumeMemo {
  * Everything a ConfigMap, Secret, projected or downward API volume's files are computed from,
  * in source order: per ConfigMap or Secret source the stored object (or undefined when absent),
  * per service account token source the token, per downward API source its items' values.
- * API errors (server unreachable) throw, as the reads in the kubelet do.
+ * API errors (server unreachable) throw, as the reads in the kubelet do. `sameSpec`, when given,
+ * must be the result of a call for the same pod UID and namespace and an equal volume spec (its
+ * tokens are reused).
  */
-function projectionInputs(v: Obj, f: PodFacts, src: ObjectSource, ns: string): unknown[] {
+function projectionInputs(v: Obj, f: PodFacts, src: ObjectSource, ns: string, sameSpec?: readonly unknown[]): unknown[] {
   const inputs: unknown[] = [];
   if (v.configMap) inputs.push(src.configMapObject(ns, String((v.configMap as Obj).name)));
   else if (v.secret) inputs.push(src.secretObject(ns, String((v.secret as Obj).secretName)));
   else {
     for (const s of projectedSources(v)) {
-      if (s.serviceAccountToken) inputs.push(fakeToken(f.pod.metadata.uid!, ns, String(f.pod.spec?.serviceAccountName ?? 'default')));
+      // `sameSpec`: the inputs of an earlier call for this pod UID and an equal volume spec,
+      // whose sources (so input slots) are the same list; its token, a pure function of the
+      // pod UID, namespace and service account name (all unchanged), is this call's token
+      // (performance only: no memo key built and looked up on every pod sync).
+      if (s.serviceAccountToken) inputs.push(sameSpec ? sameSpec[inputs.length] : fakeToken(f.pod.metadata.uid!, ns, String(f.pod.spec?.serviceAccountName ?? 'default')));
       else if (s.configMap) inputs.push(src.configMapObject(ns, String((s.configMap as Obj).name)));
       else if (s.secret) inputs.push(src.secretObject(ns, String((s.secret as Obj).name)));
       else if (s.downwardAPI) {
@@ -554,7 +569,8 @@ function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
  * Set up the pod's volumes on the node's disk and return, per volume name, the mount source.
  * Throws `PrepareError('FailedMount', 'MountVolume.SetUp failed for volume "v" : <why>')`.
  * ConfigMap, Secret, projected and downward API volumes are refreshed on every call (the
- * kubelet refreshes them on each pod sync). With `memo` (the pod's, kept across calls), a
+ * kubelet refreshes them on each pod sync). With `memo` (the pod's, kept across calls and only
+ * ever given for that one pod UID), a
  * refresh that provably changes nothing is skipped (see below); `specGen` must then change
  * whenever the pod's spec may have changed (the kubelet bumps it on every pod update whose spec
  * is not deepEqual to the last one).
@@ -570,8 +586,13 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       if (!fs.isDirectory(dir)) fs.mkdir(dir, { parents: true });
       out.set(name, { source: nodeDirMount(fs, dir), readOnly: false, dir });
     } else if (v.configMap || v.secret || v.projected || v.downwardAPI) {
-      const dir = pluginDir(uid, name, v.configMap ? 'configmap' : v.secret ? 'secret' : v.projected ? 'projected' : 'downward-api');
-      const inputs = projectionInputs(v, f, src, ns);
+      const m = memo?.list.find((x) => x.name === name);
+      // An entry of the same spec generation was made for this pod and an equal volume spec:
+      // the same directory (a pure function of the UID, the name and the plugin), the same
+      // token (see `projectionInputs`).
+      const sameSpec = m !== undefined && m.specGen === specGen ? m : undefined;
+      const dir = sameSpec ? sameSpec.dir : pluginDir(uid, name, v.configMap ? 'configmap' : v.secret ? 'secret' : v.projected ? 'projected' : 'downward-api');
+      const inputs = projectionInputs(v, f, src, ns, sameSpec?.inputs);
       // The skip, and why it changes nothing: the files are a pure function of the volume spec
       // and `inputs` (`projectionFiles`: stored objects are never mutated, so the same object is
       // the same data; the token and downward values are compared as strings). The spec is
@@ -580,10 +601,10 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       // that call left in `dir`; when the tree
       // under `dir` is also unchanged since (`unchangedSince`: same nodes, same contents), it
       // still holds exactly those files, so `writeAll` would find the payload on disk and write
-      // nothing. What remains of the call is what it returns: the same directory and a source.
-      const m = memo?.list.find((x) => x.name === name);
-      if (m && m.specGen === specGen && sameInputs(m.inputs, inputs) && fs.unchangedSince(dir, m.disk)) {
-        out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
+      // nothing. What remains of the call is what it returns: the same directory and a
+      // read-only source over it (the one made with the files: immutable, so shareable).
+      if (sameSpec && sameInputs(sameSpec.inputs, inputs) && fs.unchangedSince(dir, sameSpec.disk)) {
+        out.set(name, { source: sameSpec.source, readOnly: true, dir });
         continue;
       }
       if (m) memo!.list = memo!.list.filter((x) => x !== m);
@@ -592,13 +613,14 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       // Remember only a tree that holds the payload now (a payload `writeAll` cannot leave in
       // place, e.g. one with a path outside `dir`, is written again on every call, as before).
       const disk = memo ? fs.snapshotDir(dir) : undefined;
+      const source = nodeDirMount(fs, dir, true);
       if (memo && disk && (found || snapshotHolds(disk, files) || payloadOnDisk(fs, dir, files))) {
-        const entry = { name, specGen, inputs: inputs.slice(), disk };
+        const entry: ProjectionMemo = { name, specGen, inputs: inputs.slice(), disk, dir, source };
         // An array literal is exactly sized; a spread of the usual empty list reserves 17 slots
         // (performance only: one list per pod, most with one entry).
         memo.list = memo.list.length ? [...memo.list, entry] : [entry];
       }
-      out.set(name, { source: nodeDirMount(fs, dir, true), readOnly: true, dir });
+      out.set(name, { source, readOnly: true, dir });
     } else if (v.hostPath) {
       const hp = v.hostPath as Obj;
       const path = String(hp.path);
