@@ -530,12 +530,13 @@ export class FileSystem {
       if (!('errno' in pr) && pr.node.type === 'dir') {
         const name = norm.slice(slash + 1);
         const child = pr.node.children.get(name);
-        const full = pr.path === '/' ? `/${name}` : `${pr.path}/${name}`;
+        // `name` is one plain component of a normal path and `pr.path` the resolved, normal
+        // parent: the event of `pr.path/name` (see `emitChild`).
         if (child === undefined) {
           this.gen++;
           pr.node.children.set(name, { type: 'file', content, mode: opts.mode ?? 0o644, mtime: this.now() });
           pr.node.mtime = this.now();
-          this.emit(full, 'create', false);
+          this.emitChild(pr.path, name, 'create', false);
           return;
         }
         if (child.type === 'file') {
@@ -543,7 +544,7 @@ export class FileSystem {
           child.content = append ? child.content + content : content;
           delete child.sizeOverride;
           child.mtime = this.now();
-          this.emit(full, 'modify', false);
+          this.emitChild(pr.path, name, 'modify', false);
           return;
         }
       }
@@ -640,6 +641,7 @@ export class FileSystem {
       // the last one instead of resolving each prefix from the root (same nodes and events).
       let at: DirNode | undefined = this.root;
       for (const part of parts) {
+        const parent = cur;
         cur = `${cur}/${part}`;
         if (at) {
           const child: FsNode | undefined = at.children.get(part);
@@ -652,7 +654,9 @@ export class FileSystem {
             this.gen++;
             at.children.set(part, made);
             at.mtime = this.now();
-            this.emit(cur, 'create', true);
+            // `cur` is normal and resolved (plain directories from the root): its parent is
+            // `parent` (`/` for the first component).
+            this.emitChild(parent === '' ? '/' : parent, part, 'create', true);
             at = made;
             continue;
           }
@@ -883,6 +887,19 @@ export class FileSystem {
     const set = this.watchers.get(dir);
     if (!set) return;
     const e: FsEvent = { type, dir, name: basename(path), path, isDir };
+    for (const l of [...set]) l(e);
+  }
+
+  /**
+   * `emit(dir/name)` for a normal directory path `dir` and one plain component `name` (no `/`,
+   * not empty, `.` or `..`): `dirname` of that path is `dir` and its `basename` is `name`, so
+   * the same event, without normalising the path twice (performance only: most changes are
+   * in a directory nobody watches, and the kubelet writes every pod's volume files).
+   */
+  private emitChild(dir: string, name: string, type: FsEventType, isDir: boolean): void {
+    const set = this.watchers.get(dir);
+    if (!set) return;
+    const e: FsEvent = { type, dir, name, path: dir === '/' ? `/${name}` : `${dir}/${name}`, isDir };
     for (const l of [...set]) l(e);
   }
 
