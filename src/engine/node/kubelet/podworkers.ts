@@ -295,6 +295,23 @@ export function podRequests(pod: KubeObject): { cpu: number; memory: number } {
   return sum;
 }
 
+/** `podRequests` by pod spec object (see `requestsOf`). */
+const specRequests = new WeakMap<object, { readonly cpu: number; readonly memory: number }>();
+
+/**
+ * `podRequests` of a pod the kubelet holds, memoised by its spec object (performance only:
+ * admission sums the requests of every admitted pod of the node for each new pod). A pure
+ * function of the spec, and the pod objects the kubelet holds (informer cache, parsed static
+ * pod manifests) are never mutated, so the same spec object has the same requests. Read only.
+ */
+function requestsOf(pod: KubeObject): { readonly cpu: number; readonly memory: number } {
+  const spec = pod.spec as object | undefined;
+  if (!spec || typeof spec !== 'object') return podRequests(pod);
+  let r = specRequests.get(spec);
+  if (r === undefined) specRequests.set(spec, (r = podRequests(pod)));
+  return r;
+}
+
 /** Registry hosts a pod has pull credentials for (its imagePullSecrets' `.dockerconfigjson` auths). */
 function pullCredentials(api: ApiServer, pod: KubeObject, decode: (s: string) => string): string[] {
   const out: string[] = [];
@@ -956,9 +973,9 @@ export class PodWorkers {
     if (alloc.pods !== undefined && active.length + 1 > Number(alloc.pods)) {
       return { reason: 'OutOfpods', message: `Node didn't have enough resource: pods, requested: 1, used: ${active.length}, capacity: ${String(alloc.pods)}` };
     }
-    const want = podRequests(pod);
+    const want = requestsOf(pod);
     const used = active.reduce((a, o) => {
-      const r = podRequests(o.pod);
+      const r = requestsOf(o.pod);
       return { cpu: a.cpu + r.cpu, memory: a.memory + r.memory };
     }, { cpu: 0, memory: 0 });
     const capCpu = alloc.cpu !== undefined ? millicores(alloc.cpu) : Infinity;
