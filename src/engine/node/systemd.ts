@@ -1429,7 +1429,7 @@ export class Systemd {
       ppid: 1,
       unit: u.info.name,
       program,
-      onLog: (line, proc) => this.o.journal.append({ identifier: ident, pid: proc.pid, unit: u.info.name, message: line }),
+      onLog: (line, proc) => this.o.journal.appendLine(ident, proc.pid, u.info.name, line),
       onExit: (status, proc) => {
         const exit = execExitOf(status);
         run.exit = exit;
