@@ -239,8 +239,9 @@ function containerStatuses(inp: StatusInputs, specs: Obj[], isInit: boolean, has
       st.state = { waiting: { reason: reason.reason, ...(reason.message ? { message: reason.message } : {}) } };
     }
     const running = latest?.state === 'running';
-    st.started = running ? inp.probes.started(name, latest.id) : false;
-    st.ready = running && st.started === true ? inp.probes.ready(name, latest.id) : false;
+    // (`running` implies `latest`.)
+    st.started = running ? inp.probes.started(name, latest!.id) : false;
+    st.ready = running && st.started === true ? inp.probes.ready(name, latest!.id) : false;
     // prober_manager.go UpdatePodStatus: a regular (non-restartable) init container is ready
     // only once it has terminated with exit code 0, never while it runs.
     if (isInit && spec.restartPolicy !== 'Always') {
