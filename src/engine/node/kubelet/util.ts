@@ -27,16 +27,28 @@ function p2(n: number): string {
  * Source: k8s.io/klog/v2 klog.go (`formatHeader`: `Lmmdd hh:mm:ss.uuuuuu threadid file:line]`).
  */
 export function klogLine(sev: KlogSeverity, unixMs: number, pid: number, file: string, msg: string, kv: Record<string, unknown> = {}): string {
-  const c = civilTime(unixMs);
-  const usec = String(c.ms * 1000).padStart(6, '0');
-  const head = `${sev}${p2(c.month)}${p2(c.day)} ${p2(c.hour)}:${p2(c.minute)}:${p2(c.second)}.${usec} ${String(pid).padStart(7)} ${file}] `;
+  // The time field of the last instant asked for is kept (performance only: a pure function of
+  // `unixMs`, and a kubelet writes its lines in bursts at one instant).
+  if (unixMs !== klogTimeMs) {
+    const c = civilTime(unixMs);
+    const usec = String(c.ms * 1000).padStart(6, '0');
+    klogTime = `${p2(c.month)}${p2(c.day)} ${p2(c.hour)}:${p2(c.minute)}:${p2(c.second)}.${usec}`;
+    klogTimeMs = unixMs;
+  }
+  const head = `${sev}${klogTime} ${String(pid).padStart(7)} ${file}] `;
   let s = head + JSON.stringify(msg);
-  for (const [k, v] of Object.entries(kv)) {
+  // Its own keys in Object.entries' order, without building the pairs.
+  for (const k of Object.keys(kv)) {
+    const v = kv[k];
     if (v === undefined) continue;
-    s += ` ${k}=${typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v)}`;
+    s += ` ${k}=${JSON.stringify(v)}`;
   }
   return s;
 }
+
+/** `klogLine`'s last Unix ms and its `mmdd hh:mm:ss.uuuuuu` text. */
+let klogTimeMs = Number.NaN;
+let klogTime = '';
 
 /**
  * Go's `time.Duration.String()` for a duration in ms: `10s`, `5m0s`, `1.2s`, `300ms`, `1h0m0s`.
