@@ -184,6 +184,29 @@ export interface ContainerStatus {
   model?: string;
 }
 
+/**
+ * The fields of a `ContainerStatus` the kubelet's runtime view reads (`PodRuntimeRecords`); a
+ * `ContainerStatus` is one. `annotations` is the container's own record there: read only.
+ */
+export type ContainerBrief = Pick<ContainerStatus, 'id' | 'podSandboxId' | 'metadata' | 'state' | 'createdAt' | 'startedAt' | 'finishedAt' | 'exitCode' | 'image' | 'imageRef' | 'reason' | 'message'> & {
+  readonly annotations: Readonly<Record<string, string>>;
+};
+
+/** The fields of a `PodSandboxStatus` the kubelet's runtime view reads, flat: `network.ip` as `ip`, `metadata.attempt` as `attempt`. */
+export interface PodSandboxBrief {
+  id: string;
+  state: SandboxState;
+  ip: string;
+  createdAt: number;
+  attempt: number;
+}
+
+/** One pod's sandboxes and containers as `Containerd.podRuntimeRecords` reports them (newest first). */
+export interface PodRuntimeRecords {
+  sandboxes: PodSandboxBrief[];
+  containers: ContainerBrief[];
+}
+
 /** CRI `PodSandboxStatus`. */
 export interface PodSandboxStatus {
   id: string;
@@ -365,6 +388,9 @@ interface ContainerRec {
   /** Exec sessions still running in the container: each ends its session as killed (137). */
   execs?: Set<() => void>;
 }
+
+/** The annotations of a container created without any (`podRuntimeRecords`; never written). */
+const NO_ANNOTATIONS: Readonly<Record<string, string>> = Object.freeze({});
 
 const HEX = '0123456789abcdef';
 /** Names that look like internet hosts (a public top-level domain). */
@@ -975,6 +1001,48 @@ export class Containerd {
       .filter((s) => (!filter.state || s.state === filter.state) && (!filter.podUid || s.config.uid === filter.podUid))
       .sort((a, b) => b.createdAt - a.createdAt)
       .map((s) => this.sandboxStatus(s));
+  }
+
+  /**
+   * `listPodSandboxes({ podUid })` and `listContainers({ podUid })` in one call, with only the
+   * fields the kubelet's `GetPodStatus` reads (`PodSandboxBrief`, `ContainerBrief`): the same
+   * records, filtered and sorted the same way, the same values. Performance only: no label and
+   * annotation copies, log paths or sub-objects the kubelet drops at once (every pod sync reads
+   * its pod's records). Errors: as `listContainers` (Unavailable while containerd is down).
+   */
+  podRuntimeRecords(podUid: string): PodRuntimeRecords {
+    this.ensureUp();
+    const sandboxes = [...(this.sandboxesByUid.get(podUid) ?? [])]
+      .filter((s) => s.config.uid === podUid)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .map((s): PodSandboxBrief => ({
+        id: s.id,
+        state: s.state,
+        // `sandboxStatus`'s `network.ip` and `metadata.attempt`.
+        ip: s.config.hostNetwork ? this.opts.nodeIP : s.ipReleased ? '' : s.ip,
+        createdAt: s.createdAt,
+        attempt: s.config.attempt ?? 0,
+      }));
+    const containers = this.containerCandidates(podUid)
+      .filter((c) => (this.sandboxes.get(c.sandboxId)?.config.uid ?? '') === podUid)
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+      .map((c): ContainerBrief => ({
+        // `status`'s values of these fields.
+        id: c.id,
+        podSandboxId: c.sandboxId,
+        metadata: { name: c.config.name, attempt: c.attempt },
+        state: c.state,
+        createdAt: c.createdAt,
+        startedAt: c.startedAt,
+        finishedAt: c.finishedAt,
+        exitCode: c.exitCode,
+        image: { image: c.requestedImage },
+        imageRef: c.image.repoDigests[0] ?? c.image.id,
+        reason: c.state === 'CONTAINER_EXITED' ? c.reason : '',
+        message: c.message,
+        annotations: c.config.annotations ?? NO_ANNOTATIONS,
+      }));
+    return { sandboxes, containers };
   }
 
   /** `crictl pods` rows: POD ID, CREATED, STATE, NAME, NAMESPACE, ATTEMPT, RUNTIME. */

@@ -43,7 +43,7 @@ import { referenceTo } from '../../client/events';
 import { canonicalJson, fnv1a32, podMatchesNodeAffinity } from '../../controllers/util';
 import type { FileSystem } from '../fs';
 import { FsError } from '../fs';
-import type { ContainerConfig, ContainerStatus, Containerd, PodSandboxStatus } from '../runtime';
+import type { ContainerBrief, ContainerConfig, ContainerStatus, Containerd, PodSandboxStatus } from '../runtime';
 import { CriError } from '../runtime';
 import type { KubeletConfig } from './config';
 import { ImageManager } from './images';
@@ -714,14 +714,14 @@ export class PodWorkers {
     const memo = this.runtimeMemo.get(uid);
     const cached = this.runtimeCache.get(uid);
     if (memo && cached && memo.cri === cri && memo.generation === generation && memo.imageGeneration === imageGeneration && cached.name === pod.metadata.name && cached.namespace === pod.metadata.namespace) return cached;
-    const sandboxes = cri.listPodSandboxes({ podUid: uid });
-    // ListContainers with the pod UID label selector (kuberuntime_container.go getPodContainerStatuses).
-    const containers = cri.listContainers({ podUid: uid });
+    // ListPodSandbox and ListContainers with the pod UID label selector (kuberuntime_container.go
+    // getPodContainerStatuses), only the fields read here (`podRuntimeRecords`).
+    const { sandboxes, containers } = cri.podRuntimeRecords(uid);
     const rps: RuntimePodStatus = {
       uid,
       name: pod.metadata.name!,
       namespace: pod.metadata.namespace!,
-      sandboxes: sandboxes.map((s) => ({ id: s.id, ready: s.state === 'SANDBOX_READY', ip: s.network.ip || undefined, createdAt: s.createdAt, attempt: s.metadata.attempt })),
+      sandboxes: sandboxes.map((s) => ({ id: s.id, ready: s.state === 'SANDBOX_READY', ip: s.ip || undefined, createdAt: s.createdAt, attempt: s.attempt })),
       containers: containers.map(toRuntimeContainer),
     };
     this.runtimeCache.set(uid, rps);
@@ -1637,8 +1637,8 @@ export class PodWorkers {
   }
 }
 
-/** CRI ContainerStatus -> the kubelet's container view. */
-function toRuntimeContainer(c: ContainerStatus): RuntimeContainer {
+/** CRI ContainerStatus (or the part of it `podRuntimeRecords` reports) -> the kubelet's container view. */
+function toRuntimeContainer(c: ContainerBrief): RuntimeContainer {
   const state = c.state === 'CONTAINER_RUNNING' ? 'running' : c.state === 'CONTAINER_EXITED' ? 'exited' : c.state === 'CONTAINER_CREATED' ? 'created' : 'unknown';
   const rc = Number(c.annotations[LABELS.restartCount]);
   return {
