@@ -84,8 +84,28 @@ export function isImageReference(s: string): boolean {
  * Errors: throws `ImageReferenceError` with `invalid reference format` (bad characters, empty,
  * bad tag or digest), `invalid reference format: repository name must be lowercase`, or
  * `invalid repository name (X), cannot specify 64-byte hexadecimal strings` for a bare image ID.
+ *
+ * The result is shared by every call with the same input: read only.
  */
 export function parseImageRef(input: string): ImageRef {
+  // A pure function of `input`: a parsed reference is kept by its input and handed out again
+  // (performance only: the kubelet and containerd parse a pod's image five times per container
+  // start; no caller changes the result). Failures are not kept (each throws a new error).
+  let r = parsedRefs.get(input);
+  if (r === undefined) {
+    r = parseImageRefUncached(input);
+    if (parsedRefs.size >= PARSED_REFS_MAX) parsedRefs.clear();
+    parsedRefs.set(input, r);
+  }
+  return r;
+}
+
+/** `parseImageRef`'s results by input (bounded: cleared when full). */
+const parsedRefs = new Map<string, ImageRef>();
+/** Most inputs `parsedRefs` keeps. */
+const PARSED_REFS_MAX = 1024;
+
+function parseImageRefUncached(input: string): ImageRef {
   const s = input.trim();
   if (s === '') throw new ImageReferenceError('repository name must have at least one component');
   if (HEX64_RE.test(s)) throw new ImageReferenceError(`invalid repository name (${s}), cannot specify 64-byte hexadecimal strings`);
