@@ -684,7 +684,9 @@ export class Containerd {
     if (rec.tag) {
       const tagRef = `${rec.repository}:${rec.tag}`;
       for (const other of this.images.values()) {
-        if (other !== info) other.repoTags = other.repoTags.filter((t) => t !== tagRef);
+        // (An image without the tag keeps its list: filtering it would copy it unchanged.
+        // Performance only: every pull walks the node's images; tag lists are read live.)
+        if (other !== info && other.repoTags.includes(tagRef)) other.repoTags = other.repoTags.filter((t) => t !== tagRef);
       }
       if (!info.repoTags.includes(tagRef)) info.repoTags.push(tagRef);
     }
