@@ -393,6 +393,10 @@ interface ContainerRec {
 const NO_ANNOTATIONS: Readonly<Record<string, string>> = Object.freeze({});
 
 const HEX = '0123456789abcdef';
+/** `HEX`'s character codes. */
+const HEX_CODES: readonly number[] = Array.from(HEX, (c) => c.charCodeAt(0));
+/** `newId`'s code buffer (64 hex digits; filled and read within one call). */
+const ID_CODES: number[] = new Array<number>(64).fill(0);
 /** Names that look like internet hosts (a public top-level domain). */
 const INTERNET_TLD = /\.(com|org|net|io|dev|ch|de|uk|fr|nl|eu|co|app|edu|gov|info|ai|cloud|sh|me|us|ca|jp|cn|in|br|au|ru|it|es|se|no|fi|pl|be|at|cz|ie|nz|tv|xyz|site|tech)$/i;
 const SHIM_BINARY = '/usr/local/bin/containerd-shim-runc-v2';
@@ -560,6 +564,11 @@ export class Containerd {
   private readonly containers = new Map<string, ContainerRec>();
   /** Bumped on every creation, removal and state change of a sandbox or container (see `plegGeneration`). */
   private stateGeneration = 0;
+  /**
+   * Per pod UID with sandboxes, the `stateGeneration` of the last change to one of its
+   * sandboxes or their containers (see `podGeneration`); dropped with the UID's last sandbox.
+   */
+  private readonly podGens = new Map<string, number>();
   /** Bumped whenever an image is added or removed or its tags or digests change (see `imageGeneration`). */
   private imageGen = 0;
   private readonly names = new Map<string, string>();
@@ -649,14 +658,18 @@ export class Containerd {
   }
 
   private newId(): string {
-    let s = '';
+    // The same sixteen draws and hex digits as appending four digits per draw, written into
+    // one reused code buffer and made into one flat string (performance only: no chain of
+    // partial strings per id; ids are kept by every container record, status and log line).
+    const codes = ID_CODES;
     for (let i = 0; i < 16; i++) {
       const n = this.rng.int(0, 0xffff);
-      s += HEX[(n >> 12) & 15] + HEX[(n >> 8) & 15] + HEX[(n >> 4) & 15] + HEX[n & 15];
+      codes[i * 4] = HEX_CODES[(n >> 12) & 15];
+      codes[i * 4 + 1] = HEX_CODES[(n >> 8) & 15];
+      codes[i * 4 + 2] = HEX_CODES[(n >> 4) & 15];
+      codes[i * 4 + 3] = HEX_CODES[n & 15];
     }
-    // Flat (performance only): built by `+=`, the id is a chain of sixteen 4-character pieces
-    // (~900 bytes instead of ~80), kept by every container record, status and log line source.
-    return flattenString(s);
+    return String.fromCharCode.apply(null, codes);
   }
 
   /** Subscribe to container events (delivered while containerd runs). Returns an unsubscribe function. */
@@ -674,28 +687,45 @@ export class Containerd {
   // --- images --------------------------------------------------------------------------------
 
   private addImage(rec: ImageRecord, opts: { withDigest: boolean; pinned?: boolean }): ImageInfo {
+    // Whether the store changed: a new image, a pin, a tag moved or added, a digest added.
+    let changed = false;
     let info = this.images.get(rec.id);
     if (!info) {
       info = { id: rec.id, repoTags: [], repoDigests: [], size: rec.size, record: rec, pinned: opts.pinned ?? false };
       this.images.set(rec.id, info);
+      changed = true;
     }
-    if (opts.pinned) info.pinned = true;
+    if (opts.pinned && !info.pinned) {
+      info.pinned = true;
+      changed = true;
+    }
     // A tag moves to the newest image carrying it.
     if (rec.tag) {
       const tagRef = `${rec.repository}:${rec.tag}`;
       for (const other of this.images.values()) {
         // (An image without the tag keeps its list: filtering it would copy it unchanged.
         // Performance only: every pull walks the node's images; tag lists are read live.)
-        if (other !== info && other.repoTags.includes(tagRef)) other.repoTags = other.repoTags.filter((t) => t !== tagRef);
+        if (other !== info && other.repoTags.includes(tagRef)) {
+          other.repoTags = other.repoTags.filter((t) => t !== tagRef);
+          changed = true;
+        }
       }
-      if (!info.repoTags.includes(tagRef)) info.repoTags.push(tagRef);
+      if (!info.repoTags.includes(tagRef)) {
+        info.repoTags.push(tagRef);
+        changed = true;
+      }
     }
     if (opts.withDigest) {
       const d = `${rec.repository}@${rec.digest}`;
-      if (!info.repoDigests.includes(d)) info.repoDigests.push(d);
+      if (!info.repoDigests.includes(d)) {
+        info.repoDigests.push(d);
+        changed = true;
+      }
     }
-    // The store, a tag or a digest may have changed (see `imageGeneration`).
-    this.imageGen++;
+    // See `imageGeneration`: only a change moves it (performance only: a pull of an image the
+    // node already has, as every pod of a rollout queues, leaves every image record as it was,
+    // so the kubelet keeps its pods' runtime views).
+    if (changed) this.imageGen++;
     return info;
   }
 
@@ -878,7 +908,7 @@ export class Containerd {
     const same = this.sandboxesByUid.get(config.uid);
     if (same) same.push(rec);
     else this.sandboxesByUid.set(config.uid, [rec]);
-    this.stateGeneration++;
+    this.podChanged(config.uid);
     const shimProgram: Program = new ShimProgram(this, rec);
     rec.shim = this.processes.spawn({
       command: SHIM_BINARY,
@@ -914,7 +944,7 @@ export class Containerd {
         // Gone without an exit report (the whole machine died): containerd reports 255.
         c.program?.stop?.();
         c.state = 'CONTAINER_EXITED';
-        this.stateGeneration++;
+        this.podChanged(s.config.uid);
         c.finishedAt = this.clock.now();
         c.exitCode = 255;
         c.reason = 'Unknown';
@@ -923,7 +953,7 @@ export class Containerd {
     }
     if (s.pause) this.processes.kill(s.pause.pid, 'SIGKILL');
     s.state = 'SANDBOX_NOTREADY';
-    this.stateGeneration++;
+    this.podChanged(s.config.uid);
     this.clog(`shim disconnected`, 'info', ` id=${s.id} namespace=k8s.io`);
   }
 
@@ -948,7 +978,7 @@ export class Containerd {
     }
     const wasReady = s.state === 'SANDBOX_READY';
     s.state = 'SANDBOX_NOTREADY';
-    this.stateGeneration++;
+    this.podChanged(s.config.uid);
     if (s.pause && !s.pause.exitStatus) this.processes.kill(s.pause.pid, 'SIGKILL');
     if (s.shim && !s.shim.exitStatus) this.processes.kill(s.shim.pid, 'SIGTERM');
     this.releaseIp(s);
@@ -969,8 +999,12 @@ export class Containerd {
     const same = this.sandboxesByUid.get(s.config.uid);
     const at = same ? same.indexOf(s) : -1;
     if (at >= 0) same!.splice(at, 1);
-    if (same?.length === 0) this.sandboxesByUid.delete(s.config.uid);
-    this.stateGeneration++;
+    this.podChanged(s.config.uid);
+    // No sandbox left: no records to report (see `podGeneration`).
+    if (same?.length === 0) {
+      this.sandboxesByUid.delete(s.config.uid);
+      this.podGens.delete(s.config.uid);
+    }
     this.clog(`RemovePodSandbox "${id}" returns successfully`);
   }
 
@@ -1113,7 +1147,7 @@ export class Containerd {
       lastMemory: 0,
     };
     this.containers.set(id, rec);
-    this.stateGeneration++;
+    this.podChanged(s.config.uid);
     this.names.set(nameKey, id);
     s.containers.add(id);
     this.clog(`CreateContainer within sandbox "${s.id}" for &ContainerMetadata{Name:${config.name},Attempt:${attempt},} returns container id "${id}"`);
@@ -1195,7 +1229,7 @@ export class Containerd {
     }
     if (startError) {
       c.state = 'CONTAINER_EXITED';
-      this.stateGeneration++;
+      this.podChanged(s.config.uid);
       c.startedAt = 0;
       c.finishedAt = this.clock.now();
       c.exitCode = 128;
@@ -1209,7 +1243,7 @@ export class Containerd {
     const program = this.programs.create(spec, services);
     c.program = program;
     c.state = 'CONTAINER_RUNNING';
-    this.stateGeneration++;
+    this.podChanged(s.config.uid);
     c.startedAt = this.clock.now();
     const limit = c.config.memoryLimitBytes;
     c.starting = {};
@@ -1259,7 +1293,7 @@ export class Containerd {
   private onContainerExit(c: ContainerRec, code: number): void {
     const s = this.sandboxes.get(c.sandboxId);
     c.state = 'CONTAINER_EXITED';
-    this.stateGeneration++;
+    this.sandboxChanged(c.sandboxId);
     c.finishedAt = this.clock.now();
     c.exitCode = code;
     c.reason = c.oomKilled ? 'OOMKilled' : code === 0 ? 'Completed' : 'Error';
@@ -1293,7 +1327,7 @@ export class Containerd {
     if (c.state !== 'CONTAINER_RUNNING' || !c.process) {
       if (c.state === 'CONTAINER_CREATED') {
         c.state = 'CONTAINER_EXITED';
-        this.stateGeneration++;
+        this.sandboxChanged(c.sandboxId);
         c.finishedAt = this.clock.now();
         c.exitCode = 0;
         c.reason = 'Completed';
@@ -1332,7 +1366,7 @@ export class Containerd {
     if (!c) return;
     if (c.state === 'CONTAINER_RUNNING' && c.process) this.processes.kill(c.process.pid, 'SIGKILL');
     this.containers.delete(id);
-    this.stateGeneration++;
+    this.sandboxChanged(c.sandboxId);
     if (this.names.get(c.nameKey) === id) this.names.delete(c.nameKey);
     this.sandboxes.get(c.sandboxId)?.containers.delete(id);
     this.emit('CONTAINER_DELETED_EVENT', c);
@@ -1406,6 +1440,34 @@ export class Containerd {
   plegGeneration(): number {
     this.ensureUp();
     return this.stateGeneration;
+  }
+
+  /**
+   * A value that changes whenever one of pod `podUid`'s sandboxes or containers (those
+   * `podRuntimeRecords(podUid)` reports) is created, removed or changes state: the
+   * `plegGeneration` of its last such change, or undefined while the UID has no sandbox (and
+   * so no records: `podRuntimeRecords` reports nothing). Every field `podRuntimeRecords` reports
+   * changes only in such a step (as for `plegGeneration`) or with `imageGeneration` (a
+   * container's `imageRef`), and `plegGeneration` only grows, so with both values unchanged
+   * `podRuntimeRecords(podUid)` reports the same records with the same values. Performance only:
+   * the kubelet keeps one pod's view while other pods of the node change. Errors: as
+   * `listContainers`.
+   */
+  podGeneration(podUid: string): number | undefined {
+    this.ensureUp();
+    return this.podGens.get(podUid);
+  }
+
+  /** A sandbox or container record of pod `podUid` was created or changed state: bump the generations. */
+  private podChanged(podUid: string): void {
+    this.podGens.set(podUid, ++this.stateGeneration);
+  }
+
+  /** `podChanged` for the pod of sandbox `sandboxId` (just the node's generation when it is gone). */
+  private sandboxChanged(sandboxId: string): void {
+    const s = this.sandboxes.get(sandboxId);
+    if (s) this.podChanged(s.config.uid);
+    else this.stateGeneration++;
   }
 
   /**
@@ -1898,7 +1960,7 @@ export class Containerd {
       if (c.state === 'CONTAINER_RUNNING') {
         c.program?.stop?.();
         c.state = 'CONTAINER_EXITED';
-        this.stateGeneration++;
+        this.sandboxChanged(c.sandboxId);
         c.finishedAt = now;
         c.exitCode = 255;
         c.reason = 'Unknown';
@@ -1910,7 +1972,7 @@ export class Containerd {
     }
     for (const s of this.sandboxes.values()) {
       s.state = 'SANDBOX_NOTREADY';
-      this.stateGeneration++;
+      this.podChanged(s.config.uid);
       s.ports.clear();
     }
     this.hostPorts.clear();

@@ -50,7 +50,7 @@ import { ImageManager } from './images';
 import { kubeletUserAgent, ProbeManager } from './probes';
 import { StatusManager } from './statusmanager';
 import type { ProbeView, ReasonEntry, RuntimeContainer, RuntimePodStatus } from './status';
-import { generateAPIPodStatus, shouldContainerBeRestarted } from './status';
+import { KUBELET_CONDITIONS, generateAPIPodStatus, shouldContainerBeRestarted } from './status';
 import { isMirrorPodOf, isStaticPod, mirrorPodFor } from './staticpods';
 import { Backoff, formatPod, goDuration, podFullName, type KlogSeverity } from './util';
 import { ObjectSource, PrepareError, base64Decode, cleanUpPodDir, containerEnv, containerMounts, expandArgs, memoryBytes, setUpVolumes, type VolumeMemo } from './volumes';
@@ -178,8 +178,42 @@ interface StatusMemo {
 /** The runtime and its record generations a pod's last runtime view was read at (`readRuntimePod`). */
 interface RuntimeMemo {
   cri: Containerd;
-  generation: number;
+  /** The pod's `podGeneration`. */
+  generation: number | undefined;
   imageGeneration: number;
+}
+
+/**
+ * True when the status conditions `a` and `b` (a pod's `status.conditions` at two times) agree
+ * on everything `generateAPIPodStatus` reads from them for `pod`'s spec: the conditions the
+ * kubelet does not own, in order, by value (copied into the status), and the status of the
+ * condition each readiness gate names (the first of its type). The kubelet-owned conditions
+ * come from the old status instead, so they may differ (performance only: the kubelet's own
+ * status write echoes back with new kubelet conditions, which dropped the status memo).
+ */
+function sameConditionInputs(a: unknown, b: unknown, pod: KubeObject): boolean {
+  if (a === b) return true;
+  const la = a ?? [];
+  const lb = b ?? [];
+  if (!Array.isArray(la) || !Array.isArray(lb)) return deepEqual(a, b);
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < la.length && KUBELET_CONDITIONS.includes((la[i] as Obj | undefined)?.type as string)) i++;
+    while (j < lb.length && KUBELET_CONDITIONS.includes((lb[j] as Obj | undefined)?.type as string)) j++;
+    if (i === la.length || j === lb.length) break;
+    if (!deepEqual(la[i], lb[j])) return false;
+    i++;
+    j++;
+  }
+  if (i !== la.length || j !== lb.length) return false;
+  for (const g of (pod.spec?.readinessGates ?? []) as Obj[]) {
+    const type = String(g.conditionType);
+    const sa = (la as Obj[]).find((c) => c.type === type)?.status;
+    const sb = (lb as Obj[]).find((c) => c.type === type)?.status;
+    if (sa !== sb) return false;
+  }
+  return true;
 }
 
 /** The reasons of a pod that has none (never written to: `reason` creates a pod's own map). */
@@ -741,13 +775,13 @@ export class PodWorkers {
   /** `GetPodStatus`: the pod's sandboxes and containers from containerd (throws CriError). */
   readRuntimePod(uid: string, pod: KubeObject): RuntimePodStatus {
     const cri = this.h.cri();
-    // Reuse the last view while the runtime's records are unchanged (performance only): every
-    // field read below changes only together with a bump of `plegGeneration` (creation, removal
-    // and state changes of sandboxes and containers; exit codes, times, reasons and the sandbox
-    // IP's release are set in the same steps) or of `imageGeneration` (an image's digests, which
-    // give `imageRef`). The name and namespace come from the pod's metadata, fixed for its UID.
-    // Nothing changes a returned view.
-    const generation = cri.plegGeneration();
+    // Reuse the last view while this pod's records are unchanged (performance only): every
+    // field read below changes only together with a change of the pod's `podGeneration`
+    // (creation, removal and state changes of its sandboxes and containers; exit codes, times,
+    // reasons and the sandbox IP's release are set in the same steps) or of `imageGeneration`
+    // (an image's digests, which give `imageRef`); other pods' changes leave it. The name and
+    // namespace come from the pod's metadata, fixed for its UID. Nothing changes a returned view.
+    const generation = cri.podGeneration(uid);
     const imageGeneration = cri.imageGeneration();
     const memo = this.runtimeMemo.get(uid);
     const cached = this.runtimeCache.get(uid);
@@ -806,7 +840,7 @@ export class PodWorkers {
     const m = w.statusMemo;
     const now = w.pod.status?.conditions;
     if (!m || m.conditions === now) return;
-    if (deepEqual(m.conditions, now)) m.conditions = now;
+    if (sameConditionInputs(m.conditions, now, w.pod)) m.conditions = now;
     else w.statusMemo = undefined;
   }
 
@@ -817,10 +851,12 @@ export class PodWorkers {
     const probesVersion = this.probes.answersVersion(w.uid);
     // The reuse, and why it changes nothing. `generateAPIPodStatus` reads: the runtime view
     // (the same object: `readRuntimePod` returns a new one whenever the runtime changed), the
-    // pod's spec and deletion (unchanged while `specGen` is), its status conditions and QoS
-    // class (compared), the reason cache (`reasonsGen`), the probe answers (`answersVersion`:
+    // pod's spec and deletion (unchanged while `specGen` is), of its status conditions the ones
+    // the kubelet does not own and the readiness gates' (compared: `sameConditionInputs`) and
+    // its QoS class (compared), the reason cache (`reasonsGen`), the probe answers (`answersVersion`:
     // same answers, and no probe run by asking), the node IP, `podIsTerminal` (false both times)
-    // and the old status, which is the status the last computation left in the status manager.
+    // and the old status, which is (by value: the status manager may since hold the API's
+    // stored copy instead) the status the last computation left in the status manager.
     // With those inputs the computation is a fixed point: a status computed from its own output
     // keeps every condition's lastTransitionTime, startTime, podIP, lastState and reason (they
     // come from the old status only when the inputs give the same value), so it would
@@ -832,16 +868,19 @@ export class PodWorkers {
       !podIsTerminal &&
       !w.terminalReason &&
       kept !== undefined &&
-      kept === m.stored &&
+      (kept === m.stored || deepEqual(kept, m.stored)) &&
       m.rps === rps &&
       m.specGen === w.specGen &&
       m.reasonsGen === w.reasonsGen &&
       m.probesVersion === probesVersion &&
       m.nodeIP === this.h.nodeIP &&
       m.qosClass === pod.status?.qosClass &&
-      (m.conditions === pod.status?.conditions || deepEqual(m.conditions, pod.status?.conditions))
+      sameConditionInputs(m.conditions, pod.status?.conditions, pod)
     ) {
       m.conditions = pod.status?.conditions;
+      // (The status manager may hold the API's stored copy of the status instead of ours:
+      // equal by value, which is all the computation reads of it.)
+      m.stored = kept;
       this.status.set(pod, kept, w.isStatic);
       return kept;
     }
