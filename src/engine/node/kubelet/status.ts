@@ -438,17 +438,18 @@ export function mergeWithApiStatus(apiStatus: Record<string, unknown> | undefine
   const cur = apiStatus ?? {};
   const out: Record<string, unknown> = { ...next };
   const apiConds: PodCondition[] = Array.isArray(cur.conditions) ? (cur.conditions as PodCondition[]) : [];
-  const mine: PodCondition[] = ((next.conditions as PodCondition[]) ?? []).filter((c) => KUBELET_CONDITIONS.includes(c.type));
-  const theirs = apiConds.filter((c) => !KUBELET_CONDITIONS.includes(c.type));
-  out.conditions = [
-    ...mine.map((c) => {
-      const prev = apiConds.find((p) => p.type === c.type);
-      return prev && prev.status === c.status && prev.lastTransitionTime && prev.lastTransitionTime < c.lastTransitionTime ? { ...c, lastTransitionTime: prev.lastTransitionTime } : c;
-    }),
-    ...theirs,
-  ];
+  // The kubelet's own conditions (with an older equal transition kept), then the API's others:
+  // one list built by loops (the same list as the filter/map/spread chain; performance only).
+  const conds: PodCondition[] = [];
+  for (const c of (next.conditions as PodCondition[]) ?? []) {
+    if (!KUBELET_CONDITIONS.includes(c.type)) continue;
+    const prev = apiConds.find((p) => p.type === c.type);
+    conds.push(prev && prev.status === c.status && prev.lastTransitionTime && prev.lastTransitionTime < c.lastTransitionTime ? { ...c, lastTransitionTime: prev.lastTransitionTime } : c);
+  }
+  for (const c of apiConds) if (!KUBELET_CONDITIONS.includes(c.type)) conds.push(c);
+  out.conditions = conds;
   // `conditions` is omitempty: a rejected pod without any condition has none in its JSON.
-  if ((out.conditions as PodCondition[]).length === 0) delete out.conditions;
+  if (conds.length === 0) delete out.conditions;
   if (cur.startTime) out.startTime = cur.startTime;
   if (cur.qosClass) out.qosClass = cur.qosClass;
   if (isTerminalPhase(cur.phase) && !isTerminalPhase(next.phase)) out.phase = cur.phase;

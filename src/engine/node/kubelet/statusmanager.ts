@@ -90,8 +90,14 @@ export class StatusManager {
     const uid = pod.metadata.uid!;
     const prev = this.entries.get(uid);
     const changed = !prev || !deepEqual(prev.status, status);
-    // An unchanged status keeps its (equal) object, so the periodic sync recognises it.
-    this.entries.set(uid, { pod, status: !changed && prev ? prev.status : status, isStatic, terminated: prev?.terminated ?? false, inSync: prev?.inSync });
+    if (prev) {
+      // Updated in place (performance only: every pod sync sets its status; nothing else holds
+      // an entry across calls). An unchanged status keeps its (equal) object, so the periodic
+      // sync recognises it; `terminated` and `inSync` stay.
+      prev.pod = pod;
+      if (changed) prev.status = status;
+      prev.isStatic = isStatic;
+    } else this.entries.set(uid, { pod, status, isStatic, terminated: false, inSync: undefined });
     if (changed) this.markDirty(uid);
   }
 
