@@ -22,7 +22,6 @@
  */
 
 import { EXTRA_PUBLIC_REPOSITORIES } from './registry-extra';
-import { flattenString } from '../strings';
 
 /** An image reference as containerd normalises it. */
 export interface ImageRef {
@@ -873,17 +872,26 @@ const KNOWN_HOSTS = new Set(['docker.io', 'registry.k8s.io', 'k8s.gcr.io', 'gcr.
 
 /** The eight rounds' FNV-1a start states of `syntheticDigestHex` (int32 bit patterns). */
 const DIGEST_INIT = Array.from({ length: 8 }, (_, round) => (0x811c9dc5 ^ Math.imul(round + 1, 0x9e3779b1)) | 0);
-/** Two lowercase hex digits per byte value. */
-const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
-/** murmur3's fmix32 of one round's state, as 8 lowercase hex digits. */
-function fmix32Hex(h: number): string {
+/** Lowercase hex digit codes. */
+const HEX_DIGIT_CODES: readonly number[] = Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
+/** `syntheticDigestHex`'s code buffer (64 hex digits; filled and read within one call). */
+const DIGEST_CODES: number[] = new Array<number>(64).fill(0);
+
+/**
+ * murmur3's fmix32 of one round's state, as 8 lowercase hex digits (its unsigned value, most
+ * significant digit first) written into `DIGEST_CODES` from `at`.
+ */
+function fmix32Hex(h: number, at: number): void {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
-  return HEX_BYTE[(h >>> 24) & 255] + HEX_BYTE[(h >>> 16) & 255] + HEX_BYTE[(h >>> 8) & 255] + HEX_BYTE[h & 255];
+  for (let k = 7; k >= 0; k--) {
+    DIGEST_CODES[at + k] = HEX_DIGIT_CODES[h & 15];
+    h >>>= 4;
+  }
 }
 
 /**
@@ -912,8 +920,17 @@ export function syntheticDigestHex(seed: string): string {
     h6 = Math.imul(h6 ^ ch, 0x01000193);
     h7 = Math.imul(h7 ^ ch, 0x01000193);
   }
-  // One flat string, not a tree of 32 pieces (digests are kept in image records and container statuses).
-  return flattenString(fmix32Hex(h0) + fmix32Hex(h1) + fmix32Hex(h2) + fmix32Hex(h3) + fmix32Hex(h4) + fmix32Hex(h5) + fmix32Hex(h6) + fmix32Hex(h7));
+  // One flat string made from a reused code buffer, not a tree of 32 pieces (digests are kept
+  // in image records and container statuses; performance only: no partial strings either).
+  fmix32Hex(h0, 0);
+  fmix32Hex(h1, 8);
+  fmix32Hex(h2, 16);
+  fmix32Hex(h3, 24);
+  fmix32Hex(h4, 32);
+  fmix32Hex(h5, 40);
+  fmix32Hex(h6, 48);
+  fmix32Hex(h7, 56);
+  return String.fromCharCode.apply(null, DIGEST_CODES);
 }
 
 /**

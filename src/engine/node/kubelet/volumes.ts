@@ -355,9 +355,10 @@ export function fakeToken(podUid: string, ns: string, sa: string): string {
 }
 
 function computeFakeToken(podUid: string, ns: string, sa: string): string {
-  const b64url = (s: string) => s.replace(/[^A-Za-z0-9]/g, '').slice(0, 600);
+  // The pieces are 64 and 128 lowercase hex digits: already URL-safe and shorter than 600, so
+  // the `replace(/[^A-Za-z0-9]/g, '').slice(0, 600)` they went through left them as they were.
   const h = syntheticDigestHex(`${podUid}/${ns}/${sa}`);
-  return `eyJhbGciOiJSUzI1NiIsImtpZCI6I${b64url(h).slice(0, 40)}In0.eyJhdWQiOlsiaHR0cHM6Ly9rdWJlcm5ldGVzLmRlZmF1bHQuc3ZjLmNsdXN0ZXIubG9jYWwiXSwia3ViZXJuZXRlcy5pbyI6eyJuYW1lc3BhY2Ui${b64url(syntheticDigestHex(h))}.${b64url(syntheticDigestHex(`sig${h}`) + syntheticDigestHex(`sig2${h}`))}`;
+  return `eyJhbGciOiJSUzI1NiIsImtpZCI6I${h.slice(0, 40)}In0.eyJhdWQiOlsiaHR0cHM6Ly9rdWJlcm5ldGVzLmRlZmF1bHQuc3ZjLmNsdXN0ZXIubG9jYWwiXSwia3ViZXJuZXRlcy5pbyI6eyJuYW1lc3BhY2Ui${syntheticDigestHex(h)}.${syntheticDigestHex(`sig${h}`) + syntheticDigestHex(`sig2${h}`)}`;
 }
 
 /**
