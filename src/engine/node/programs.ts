@@ -1385,6 +1385,22 @@ interface BehaviourHost {
   children: Set<Behaviour>;
 }
 
+/** `env.NAME` variable keys by variable name (bounded: cleared when full). */
+const envVarKeys = new Map<string, string>();
+
+/**
+ * `env.${name}`, one string per name (performance only: every container start copies its
+ * environment into its model's variables, and the names repeat across containers).
+ */
+function envVarKey(name: string): string {
+  let key = envVarKeys.get(name);
+  if (key === undefined) {
+    if (envVarKeys.size >= 4096) envVarKeys.clear();
+    envVarKeys.set(name, (key = `env.${name}`));
+  }
+  return key;
+}
+
 /** The interpreter of `ProgramModel`s. */
 class ModelBehaviour implements Behaviour {
   readonly name: string;
@@ -1424,7 +1440,7 @@ class ModelBehaviour implements Behaviour {
       hostIP: spec.pod.hostIP,
       uuid: spec.pod.uid,
     };
-    for (const k in env) all[`env.${k}`] = env[k];
+    for (const k in env) all[envVarKey(k)] = env[k];
     for (const k in vars) all[k] = vars[k];
     this.vars = all;
     for (const k of ['POD_NAME', 'NODE_NAME']) if (this.vars[`env.${k}`] === undefined || this.vars[`env.${k}`] === '') this.vars[`env.${k}`] = '?';
