@@ -275,6 +275,35 @@ describe('FileSystem snapshots (snapshotDir / unchangedSince)', () => {
     expect(fs.unchangedSince('/v', snap)).toBe(true);
   });
 
+  it('follows the path, not the nodes it once went through (deep paths, moved ancestors, symlinks)', () => {
+    const deep = () => {
+      const fs = new FileSystem();
+      fs.mkdir('/p/q/v', { parents: true });
+      fs.writeFile('/p/q/v/a', '1');
+      return { fs, snap: fs.snapshotDir('/p/q/v')! };
+    };
+    // An ancestor moved away and back: the same nodes again.
+    let { fs, snap } = deep();
+    fs.mv('/p/q', '/p/r');
+    expect(fs.unchangedSince('/p/q/v', snap)).toBe(false);
+    fs.mv('/p/r', '/p/q');
+    expect(fs.unchangedSince('/p/q/v', snap)).toBe(true);
+    // An ancestor replaced by a symlink to the same directory: the path still resolves to it.
+    ({ fs, snap } = deep());
+    fs.mv('/p/q', '/p/real');
+    fs.symlink('/p/real', '/p/q');
+    expect(fs.unchangedSince('/p/q/v', snap)).toBe(true);
+    // An equal tree made anew at the path: other nodes.
+    ({ fs, snap } = deep());
+    fs.rm('/p', { recursive: true });
+    fs.mkdir('/p/q/v', { parents: true });
+    fs.writeFile('/p/q/v/a', '1');
+    expect(fs.unchangedSince('/p/q/v', snap)).toBe(false);
+    // The same directory asked for by another spelling of its path.
+    ({ fs, snap } = deep());
+    expect(fs.unchangedSince('/p//q/./v/', snap)).toBe(true);
+  });
+
   it('is not taken of a tree holding a symlink, or of a non-directory', () => {
     const { fs } = setup();
     fs.symlink('/v/a', '/v/link');
