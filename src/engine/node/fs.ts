@@ -480,12 +480,6 @@ export class FileSystem {
   }
 
   /**
-   * Per snapshot, the chain of plain directories its path was resolved through (see `pinOf`),
-   * when there was no symlink on the way. Weak: a pin lives as long as its snapshot.
-   */
-  private readonly pins = new WeakMap<DirSnapshot, PathPin>();
-
-  /**
    * True when `path` still resolves to the very directory node `snap` recorded and that tree
    * still has exactly the recorded entries, each the same node, every file with the same content
    * (nodes are only ever changed in place by this class: a replaced, removed or added entry is a
@@ -973,51 +967,6 @@ function collectFiles(node: DirNode, p: string, out: Map<string, string>): boole
  * Read its files with `snapshotFiles`; otherwise opaque.
  */
 export type DirSnapshot = readonly unknown[];
-
-/**
- * A path and the directory nodes its components led to from the root when it was resolved:
- * `nodes[i]` is the child named `names[i]` of `nodes[i - 1]` (of the root for 0), every one a
- * directory (so no symlink was followed); the last is the directory the path resolved to.
- */
-interface PathPin {
-  path: string;
-  names: string[];
-  nodes: DirNode[];
-}
-
-/**
- * The `PathPin` of `path` when its normalised components lead from `root` through directories
- * only (no symlink, no file) to `dir`; undefined otherwise.
- */
-function pinOf(root: DirNode, path: string, dir: DirNode): PathPin | undefined {
-  const norm = normalizePath(path);
-  const names: string[] = [];
-  const nodes: DirNode[] = [];
-  let cur: DirNode = root;
-  for (let start = norm.length === 1 ? norm.length : 1; start < norm.length; ) {
-    let end = norm.indexOf('/', start);
-    if (end === -1) end = norm.length;
-    const part = norm.slice(start, end);
-    start = end + 1;
-    const next = cur.children.get(part);
-    if (next === undefined || next.type !== 'dir') return undefined;
-    names.push(part);
-    nodes.push(next);
-    cur = next;
-  }
-  return cur === dir ? { path, names, nodes } : undefined;
-}
-
-/** True when every component of `pin` is still the very directory node it was (see `PathPin`). */
-function pinHolds(root: DirNode, pin: PathPin): boolean {
-  let cur = root;
-  for (let i = 0; i < pin.names.length; i++) {
-    const next = cur.children.get(pin.names[i]);
-    if (next !== pin.nodes[i]) return false;
-    cur = next as DirNode;
-  }
-  return true;
-}
 
 /** The files directly in a snapshot's directory (name -> content), or undefined when it holds a subdirectory. */
 export function snapshotFiles(snap: DirSnapshot): Map<string, string> | undefined {
