@@ -480,6 +480,12 @@ export class PodWorkers {
       log: (msg, kv) => h.log('I', 'status_manager.go:890', msg, kv),
       cached: (ns, name) => h.cachedPod(ns, name),
       onDeleted: (pod) => h.trace(`pod ${pod.metadata.namespace}/${pod.metadata.name} terminated: deleted from the API (grace 0)`, pod),
+      // The status memo follows the status manager to the API's equal copy of its status (read
+      // by value only), so it keeps no second copy alive.
+      onShared: (uid, from, to) => {
+        const m = this.workers.get(uid)?.statusMemo;
+        if (m && m.stored === from) m.stored = to;
+      },
     });
     this.probes = new ProbeManager({
       clock: h.clock,

@@ -44,6 +44,11 @@ export interface StatusManagerHooks {
   onDeleted?(pod: KubeObject): void;
   /** The API pod as cached by the kubelet's informer (to avoid reads when nothing changed). */
   cached?(ns: string, name: string): KubeObject | undefined;
+  /**
+   * The status kept for pod `uid` was replaced by the API's stored status, deepEqual to it
+   * (`from` the kubelet's object, `to` the stored one; both read only).
+   */
+  onShared?(uid: string, from: Record<string, unknown>, to: Record<string, unknown>): void;
 }
 
 /** One kubelet's status manager (memory dies with the process). */
@@ -176,7 +181,11 @@ export class StatusManager {
       // the API adds nothing the kubelet did not compute). Both are read-only (stored objects are
       // immutable; the kubelet only reads its last status, and compares statuses by value), so
       // this changes no decision (performance only: one status copy less per pod, ~17 MB at 10k pods).
-      if (stored.status !== e.status && deepEqual(stored.status, e.status)) e.status = stored.status as Record<string, unknown>;
+      if (stored.status !== e.status && deepEqual(stored.status, e.status)) {
+        const from = e.status;
+        e.status = stored.status as Record<string, unknown>;
+        this.hooks.onShared?.(uid, from, e.status);
+      }
     }
     if (!e.isStatic && e.terminated && apiPod.metadata.deletionTimestamp) {
       this.api.delete('pods', ns, name, { gracePeriodSeconds: 0, preconditions: { uid }, fieldManager: 'kubelet' });
