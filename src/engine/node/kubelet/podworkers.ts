@@ -146,8 +146,6 @@ interface Worker {
   tracedExit?: string;
   /** The worker's run callback and sync label (built on its first dispatch; see `dispatch`). */
   fire?: () => void;
-  /** The worker's run completion callback (`completeWork` of this worker; built on its first run). */
-  finish?: (r: RunResult) => void;
   syncLabel?: string;
   /** `activeDeadlineSeconds` expiry (virtual ms), when set. */
   deadlineAt?: number;
@@ -699,9 +697,7 @@ export class PodWorkers {
     }
     w.working = true;
     w.pending = false;
-    // One completion callback per worker, reused by every run (performance only: it only
-    // binds the worker, which is fixed, and nothing compares callbacks).
-    const finish = (w.finish ??= (r: RunResult): void => this.completeWork(w, r));
+    const finish = (r: RunResult): void => this.completeWork(w, r);
     try {
       if (w.state === 'sync') this.syncPod(w, finish);
       else if (w.state === 'terminating') this.syncTerminatingPod(w, finish);
