@@ -999,37 +999,109 @@ function parseSedScript(script: string): SedCmd[] | string {
 }
 
 /**
- * `sed [-n] [-E|-r] [-e] SCRIPT`: GNU sed's common forms on piped input (parseSedScript): print a
- * range (`sed -n '/State:/,/Ready/p'`, `sed -n 2,5p`), delete lines (`sed '1d'`, `/^#/d`), stop
- * (`5q`), substitute (`s/a/b/g`). The last line (`$`) is known by reading one line ahead.
+ * `sed [-n] [-E|-r] [-s] [-i[SUFFIX]] [-e] SCRIPT [FILE]...`: GNU sed 4.9's common forms
+ * (parseSedScript): print a range (`sed -n '/State:/,/Ready/p'`, `sed -n 2,5p`), delete lines
+ * (`sed '1d'`, `/^#/d`), stop (`5q`), substitute (`s/a/b/g`). The last line (`$`) is known by
+ * reading one line ahead. Input is standard input or the FILE operands as one continuous stream
+ * (`-` is standard input); `-s` and `-i` take each file on its own (line numbers and `$` per file),
+ * and `-i` writes each file's output back to it (after copying it to FILE+SUFFIX when a suffix is
+ * given), as the learner edits a manifest before `kubectl diff`. GNU's messages and statuses:
+ * `sed: can't read F: No such file or directory` (2), `sed: couldn't edit D: not a regular file`
+ * (-i) or `sed: read error on D: Is a directory` (4), `sed: no input files` (-i without files, 4).
  */
-const sed: FilterFactory = (argv, out, err) => {
+const sed: FilterFactory = (argv, out, err, files) => {
   const exprs: string[] = [];
+  const operands: string[] = [];
   let quietMode = false;
+  let separate = false;
+  let inPlace: string | undefined;
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '-e') exprs.push(argv[++i] ?? '');
+    if (a === '-e' || a === '--expression') exprs.push(argv[++i] ?? '');
+    else if (a.startsWith('--expression=')) exprs.push(a.slice('--expression='.length));
     else if (a === '-n' || a === '--quiet' || a === '--silent') quietMode = true;
     else if (a === '-E' || a === '-r' || a === '--regexp-extended') continue;
-    else if (/^-[nEr]+$/.test(a)) quietMode ||= a.includes('n');
-    else if (a.startsWith('-')) {
+    else if (a === '-s' || a === '--separate') separate = true;
+    else if (a === '--in-place') inPlace = '';
+    else if (a.startsWith('--in-place=')) inPlace = a.slice('--in-place='.length);
+    else if (/^-[nErs]*i/.test(a)) {
+      // -i[SUFFIX]: the option letters before the i, then everything after it is the suffix.
+      const k = a.indexOf('i');
+      quietMode ||= a.slice(0, k).includes('n');
+      separate ||= a.slice(0, k).includes('s');
+      inPlace = a.slice(k + 1);
+    } else if (/^-[nErs]+$/.test(a)) {
+      quietMode ||= a.includes('n');
+      separate ||= a.includes('s');
+    } else if (a.startsWith('-') && a !== '-') {
       err.write(`sed: invalid option -- '${a[1]}'\n`);
       return failed(1);
     } else if (exprs.length === 0) exprs.push(a);
-    else {
-      err.write('sed: files are not supported in the playground shell; pipe into sed\n');
-      return failed(1);
-    }
+    else operands.push(a);
   }
   if (exprs.length === 0) {
     err.write('Usage: sed [OPTION]... {script-only-if-no-other-script} [input-file]...\n');
     return failed(1);
   }
-  const cmds = parseSedScript(exprs.join('\n'));
-  if (typeof cmds === 'string') {
-    err.write(`sed: -e expression #1, ${cmds}\n`);
+  const script = exprs.join('\n');
+  const first = parseSedScript(script);
+  if (typeof first === 'string') {
+    err.write(`sed: -e expression #1, ${first}\n`);
     return failed(1);
   }
+  if (inPlace !== undefined && operands.length === 0) {
+    err.write('sed: no input files\n');
+    return failed(4);
+  }
+  if (operands.length === 0) return sedStream(first, quietMode, out);
+  return wholeFilter((stdin) => {
+    let status = 0;
+    /** The text of one operand, or undefined after reporting why it cannot be read. */
+    const read = (f: string): string | undefined => {
+      if (f === '-') return stdin;
+      if (files.isDir(f)) {
+        err.write(inPlace !== undefined ? `sed: couldn't edit ${f}: not a regular file\n` : `sed: read error on ${f}: Is a directory\n`);
+        status = 4;
+        return undefined;
+      }
+      const t = files.read(f);
+      if (t === undefined) {
+        err.write(`sed: can't read ${f}: No such file or directory\n`);
+        status = Math.max(status, 2);
+      }
+      return t;
+    };
+    if (inPlace === undefined && !separate) {
+      // One continuous stream: line numbers and `$` run across the files.
+      const texts = operands.map(read).filter((t): t is string => t !== undefined);
+      const run = sedStream(first, quietMode, out);
+      run.input.write(texts.map((t, i) => (i < texts.length - 1 && t !== '' && !t.endsWith('\n') ? `${t}\n` : t)).join(''));
+      run.input.end();
+      return status;
+    }
+    for (const f of operands) {
+      const text = read(f);
+      if (text === undefined) continue;
+      const cmds = parseSedScript(script) as SedCmd[];
+      if (inPlace === undefined || f === '-') {
+        const run = sedStream(cmds, quietMode, out);
+        run.input.write(text);
+        run.input.end();
+        continue;
+      }
+      const buf = new BufferSink();
+      const run = sedStream(cmds, quietMode, buf);
+      run.input.write(text);
+      run.input.end();
+      if (inPlace !== '') files.write(inPlace.includes('*') ? inPlace.replace(/\*/g, f) : f + inPlace, text);
+      files.write(f, buf.text);
+    }
+    return status;
+  });
+};
+
+/** The sed machine over one stream: `cmds` (fresh range state) run on every line written to its input. */
+function sedStream(cmds: SedCmd[], quietMode: boolean, out: Sink): FilterInstance {
   const matches = (a: SedAddr, line: string, nr: number, last: boolean): boolean => (a.kind === 'line' ? a.n === nr : a.kind === 'last' ? last : a.re.test(line));
   const selected = (c: SedCmd, line: string, nr: number, last: boolean): boolean => {
     let hit: boolean;
@@ -1083,7 +1155,7 @@ const sed: FilterFactory = (argv, out, err) => {
       return 0;
     },
   );
-};
+}
 
 const tee: FilterFactory = (argv, out, err, files) => {
   let append = false;
@@ -1296,7 +1368,7 @@ export const FILTERS: Record<string, { factory: FilterFactory; help: string }> =
   uniq: { factory: uniq, help: 'uniq [-c] [-d] [-u]             drop adjacent repeated lines' },
   cut: { factory: cut, help: 'cut -d DELIM -f LIST | -c LIST  select fields or characters' },
   awk: { factory: awk, help: "awk [-F SEP] '[/re/|NR>1] {print $N, ...}'   print fields (only this form)" },
-  sed: { factory: sed, help: "sed 's/REGEX/REPLACEMENT/[g]'    substitute (only this form)" },
+  sed: { factory: sed, help: "sed [-n] [-s] [-i[SUFFIX]] SCRIPT [FILE]...   edit lines: s///[g], p, d, q with line, $ and /REGEX/ addresses and ranges (-i: in place)" },
   tee: { factory: tee, help: 'tee [-a] FILE...                copy standard input to files' },
   base64: { factory: base64, help: 'base64 [-d] [-w N] [FILE]       encode or decode base64' },
   tr: { factory: tr, help: 'tr [-d] [-s] SET1 [SET2]        translate or delete characters' },
