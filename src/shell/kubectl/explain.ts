@@ -1,5 +1,5 @@
 /**
- * `kubectl explain TYPE[.field.path] [--recursive] [--api-version=G/V] [-o plaintext]`: the
+ * `kubectl explain TYPE[.field.path] [--recursive] [--api-version=G/V] [-o plaintext|plaintext-openapiv2]`: the
  * documentation of a kind and its fields, as kubectl renders the OpenAPI v3 schema the server
  * publishes.
  *
@@ -32,10 +32,14 @@
  * 1.30). A CustomResourceDefinition's kind is explained from its served version's
  * `openAPIV3Schema`, with the `apiVersion`, `kind` and `metadata` properties the API server adds
  * to the schema it publishes (apiextensions-apiserver pkg/controller/openapi/builder/builder.go).
+ *
+ * `-o plaintext-openapiv2` prints the same documentation the old way (the OpenAPI v2 printers of
+ * pkg/explain/, explain-v2.ts).
  */
 import type { ResourceType } from '../../engine/api/registry';
 import { CmdError, discover, fail, type Env } from './env';
 import docsJson from './explain-docs.json';
+import { builtinV2, crdV2, printModelDescriptionV2, type V2Props, type V2Schema } from './explain-v2';
 
 /** One type's documentation: description, required fields, and `[typeGuess, description, childType?]` per field. */
 interface TypeDoc {
@@ -212,6 +216,26 @@ function rootNode(env: Env, t: ResourceType): ExplainNode | undefined {
   return withTypeMeta(propsNode(schema)!);
 }
 
+/** `--output=plaintext-openapiv2`: the kind from the OpenAPI v2 document, printed as explain-v2.ts does. */
+function explainV2(env: Env, t: ResourceType, path: string[]): number {
+  let root: V2Schema | undefined;
+  if (!t.custom) root = builtinV2(t.kind);
+  else {
+    const crd = [...env.api.store.values('apiextensions.k8s.io/customresourcedefinitions')].find((c) => {
+      const spec = c.spec as { group?: string; names?: { kind?: string } };
+      return spec.group === t.group && spec.names?.kind === t.kind;
+    });
+    const versions = ((crd?.spec ?? {}) as { versions?: { name: string; schema?: { openAPIV3Schema?: V2Props } }[] }).versions ?? [];
+    if (crd) root = crdV2(versions.find((x) => x.name === t.version)?.schema?.openAPIV3Schema ?? { type: 'object' });
+  }
+  const gv = t.group ? `${t.group}/${t.version}` : t.version;
+  if (!root) throw fail(`couldn't find resource for "${gv}, Kind=${t.kind}"`);
+  const r = printModelDescriptionV2(root, gv, t.kind, path, env.flags.bool('recursive'));
+  if ('error' in r) throw fail(r.error);
+  env.out(r.text);
+  return 0;
+}
+
 /** `kubectl explain`. */
 export function explain(env: Env): number {
   const args = env.flags.args;
@@ -229,8 +253,12 @@ export function explain(env: Env): number {
   const apiVersion = env.flags.str('api-version');
   if (apiVersion) {
     const [g, v] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
-    if (g !== t.group || v !== t.version) throw fail(`couldn't find resource for "${g}/${v}, Resource=${t.resource}"`);
+    if (g !== t.group || v !== t.version) {
+      // renderOpenAPIV2 looks the kind up in the v2 document (a GroupVersionKind); the v3 path the resource.
+      throw fail(output === 'plaintext-openapiv2' ? `couldn't find resource for "${g ? `${g}/` : ''}${v}, Kind=${t.kind}"` : `couldn't find resource for "${g}/${v}, Resource=${t.resource}"`);
+    }
   }
+  if (output === 'plaintext-openapiv2') return explainV2(env, t, path);
   const root = rootNode(env, t);
   let header = t.group ? `GROUP:      ${t.group}\n` : '';
   header += `KIND:       ${t.kind}\nVERSION:    ${t.version}\n\n`;
