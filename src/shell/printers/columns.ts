@@ -249,9 +249,13 @@ function storageClassOf(o: Any): string {
   return o.spec?.storageClassName ?? '';
 }
 
-/** printers.go `formatEventSource`: component (or reportingController), `, host` when set. */
+/**
+ * printers.go `formatEventSource`: component (or the reporting controller), `, host` (or the
+ * reporting instance) when set. core/v1 serializes Event.ReportingController as
+ * `reportingComponent` (k8s.io/api core/v1 types.go), so that is the field read here.
+ */
 function eventSource(ev: Any): string {
-  const component = ev.source?.component || ev.reportingController || '';
+  const component = ev.source?.component || ev.reportingComponent || '';
   const instance = ev.source?.host || ev.reportingInstance || '';
   return instance ? `${component}, ${instance}` : component;
 }
