@@ -104,6 +104,24 @@ describe('kubectl explain', () => {
   });
 });
 
+describe('kubectl explain: the argument as a JSONPath (explain.go SplitAndParseResourceRequestWithMatchingPrefix)', () => {
+  it('resource.group prefixes the fields, a trailing dot is dropped, a non-field segment is a JSONPath error', () => {
+    const b = bench();
+    const replicas = b.run('kubectl explain deploy.spec.replicas');
+    expect(replicas.stdout).toMatch(/^GROUP: {6}apps\nKIND: {7}Deployment\nVERSION: {4}v1\n\nFIELD: replicas <integer>\n/);
+    // Checked against kubectl 1.32: `pods.spec.nodeName.` and `pods.spec.nodeName` print the same.
+    expect(b.run('kubectl explain deploy.spec.replicas.')).toEqual(replicas);
+    expect(b.run('kubectl explain deployments.apps.spec.replicas')).toEqual(replicas);
+    // `resource.version.group` is not a prefix: the segments after the first are fields.
+    expect(b.run('kubectl explain deployments.v1.apps')).toMatchObject({ stderr: 'error: field "apps" does not exist\n', code: 1 });
+    expect(b.run('kubectl explain pods.spec..nodeName')).toEqual({ stdout: '', stderr: 'error: invalid jsonpath syntax, first node must be field node\n', code: 1 });
+    expect(b.run('kubectl explain pods.spec.nodeName[0]')).toEqual({ stdout: '', stderr: 'error: invalid jsonpath syntax, first node must be field node\n', code: 1 });
+    // With --api-version the plain split: every segment after the resource is a field.
+    expect(b.run('kubectl explain deployments.apps --api-version=apps/v1')).toMatchObject({ stderr: 'error: field "apps" does not exist\n', code: 1 });
+    expect(b.run('kubectl explain pods.spec..x --api-version=v1')).toMatchObject({ stderr: 'error: invalid jsonpath syntax, all nodes must be field nodes\n', code: 1 });
+  });
+});
+
 describe('wordWrap (mitchellh/go-wordwrap)', () => {
   it('keeps runs of spaces inside a line, drops them at a break, keeps a trailing space that fits, never splits a word', () => {
     // Checked against kubectl 1.32's output for the same description.

@@ -24,7 +24,8 @@
  * NoResourceMatchError, printed without `error: `); after the header on stdout,
  * `error: field "<last segment of the path>" does not exist` (the template names the path's last
  * segment, whichever one is missing); `error: couldn't find resource for "apps/v2, Resource=deployments"`
- * for an unserved --api-version; `error: unrecognized format: x`.
+ * for an unserved --api-version; `error: unrecognized format: x`; `error: invalid jsonpath syntax, ...`
+ * for a path segment that is not a field (the argument is read as a JSONPath, splitResourceRequest).
  *
  * The documentation comes from src/shell/kubectl/explain-docs.json (scripts/gen-explain.mjs over
  * kubernetes-types 1.30.0: the OpenAPI descriptions of k8s.io/api, without the `Possible enum
@@ -216,6 +217,36 @@ function rootNode(env: Env, t: ResourceType): ExplainNode | undefined {
   return withTypeMeta(propsNode(schema)!);
 }
 
+/**
+ * explain.go SplitAndParseResourceRequest(WithMatchingPrefix) over the argument read as the
+ * JSONPath `{.ARG}` (a trailing `.` dropped): the first segment names the resource; without
+ * --api-version, when `resource.group` (the resolved type's GroupResource) begins the argument,
+ * the fields are what follows it (`deployments.apps.spec.replicas`), else every segment after
+ * the first. A segment that is not a field (`..`, `x[0]`) is `invalid jsonpath syntax, first node
+ * must be field node` (`all nodes must be field nodes` with --api-version).
+ */
+function splitResourceRequest(env: Env, arg: string, matchPrefix: boolean): { t: ResourceType; path: string[] } {
+  const notField = (segs: string[]): boolean => segs.some((x) => x === '' || /[[\]*@$()?]/.test(x));
+  const trimmed = arg.endsWith('.') ? arg.slice(0, -1) : arg;
+  const [first, ...rest] = trimmed.split('.');
+  if (notField([first])) throw fail('invalid jsonpath syntax, first node must be field node');
+  const t = env.api.registry.resolve(first);
+  if (!t) throw new CmdError(`the server doesn't have a resource type "${first}"`);
+  if (!matchPrefix) {
+    if (notField(rest)) throw fail('invalid jsonpath syntax, all nodes must be field nodes');
+    return { t, path: rest };
+  }
+  const groupResource = t.group ? `${t.resource}.${t.group}` : t.resource;
+  let path = rest;
+  if (arg.startsWith(groupResource)) {
+    const suffix = arg.slice(groupResource.length);
+    const segs = suffix === '' ? [] : (suffix.endsWith('.') ? suffix.slice(0, -1) : suffix).split('.');
+    path = segs.slice(1);
+  }
+  if (notField(path)) throw fail('invalid jsonpath syntax, first node must be field node');
+  return { t, path };
+}
+
 /** `--output=plaintext-openapiv2`: the kind from the OpenAPI v2 document, printed as explain-v2.ts does. */
 function explainV2(env: Env, t: ResourceType, path: string[]): number {
   let root: V2Schema | undefined;
@@ -247,10 +278,8 @@ export function explain(env: Env): number {
   const output = env.flags.str('output') || 'plaintext';
   if (output !== 'plaintext' && output !== 'plaintext-openapiv2') throw fail(`unrecognized format: ${output}`);
   discover(env, 2);
-  const [typed, ...path] = args[0].split('.');
-  const t = env.api.registry.resolve(typed);
-  if (!t) throw new CmdError(`the server doesn't have a resource type "${typed}"`);
   const apiVersion = env.flags.str('api-version');
+  const { t, path } = splitResourceRequest(env, args[0], !apiVersion);
   if (apiVersion) {
     const [g, v] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
     if (g !== t.group || v !== t.version) {
