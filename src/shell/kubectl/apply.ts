@@ -9,7 +9,7 @@
  * `--dry-run`, `-o`) with the patch computed by src/engine/api/apply.ts (`planApply`), and the
  * error wording of cmdutil.AddSourceToErr (`error when creating "web.yaml": ...`).
  */
-import { fieldValidationOf, printWarnings } from './field-validation';
+import { fieldValidationOf, withWarnings } from './field-validation';
 import type { KubeObject } from '../../engine/api/types';
 import type { ResourceType } from '../../engine/api/registry';
 import { ApiError } from '../../engine/api/errors';
@@ -155,8 +155,9 @@ function applyOne(env: Env, item: SourcedObject, type: ResourceType, dryRun: 'no
     if (dryRun === 'client') return print(serverSide ? 'serverside-applied' : 'created', toCreate);
     try {
       const warnings: string[] = [];
-      const created = env.api.create(toCreate, { fieldManager, namespace: ns, dryRun: dryRun === 'server', fieldValidation: fieldValidationOf(env), warnings });
-      printWarnings(env, warnings);
+      const created = withWarnings(env, warnings, () =>
+        env.api.create(toCreate, { fieldManager, namespace: ns, dryRun: dryRun === 'server', fieldValidation: fieldValidationOf(env), warnings }),
+      );
       print(serverSide ? 'serverside-applied' : 'created', created);
     } catch (e) {
       throw addSourceToErr('creating', item.source, e);
@@ -171,8 +172,9 @@ function applyOne(env: Env, item: SourcedObject, type: ResourceType, dryRun: 'no
   if (dryRun === 'client') return print(serverSide ? 'serverside-applied' : 'configured', live as KubeObject);
   try {
     const warnings: string[] = [];
-    const patched = env.api.patch(type, ns, name, plan.patchType, plan.patch, { fieldManager, dryRun: dryRun === 'server', fieldValidation: fieldValidationOf(env), warnings });
-    printWarnings(env, warnings);
+    const patched = withWarnings(env, warnings, () =>
+      env.api.patch(type, ns, name, plan.patchType, plan.patch, { fieldManager, dryRun: dryRun === 'server', fieldValidation: fieldValidationOf(env), warnings }),
+    );
     print(serverSide ? 'serverside-applied' : 'configured', patched);
   } catch (e) {
     throw addSourceToErr(`applying patch:\n${goJsonMarshal(plan.patch)}\nto:\n${infoString(type, name, ns)}\nfor:`, item.source, e);

@@ -13,7 +13,7 @@
  * Generated objects keep Go's struct field order, which `-o json` shows (`kind`, `apiVersion`,
  * `metadata`, ..., `creationTimestamp: null`, `resources: {}`, `status: {}`).
  */
-import { fieldValidationOf, printWarnings } from './field-validation';
+import { fieldValidationOf, withWarnings } from './field-validation';
 import type { KubeObject } from '../../engine/api/types';
 import { ApiError } from '../../engine/api/errors';
 import { portNameErrors } from '../../engine/api/validation';
@@ -66,8 +66,9 @@ function* createAll(env: Env, objects: SourcedObject[], errs: unknown[], dryRun:
         result = yield* serverWait(env, () => {
           try {
             const warnings: string[] = [];
-            const created = env.api.create(send, { namespace: ns, dryRun: dryRun === 'server', fieldManager: env.flags.str('field-manager') || 'kubectl-create', fieldValidation: fieldValidationOf(env), warnings });
-            printWarnings(env, warnings);
+            const created = withWarnings(env, warnings, () =>
+              env.api.create(send, { namespace: ns, dryRun: dryRun === 'server', fieldManager: env.flags.str('field-manager') || 'kubectl-create', fieldValidation: fieldValidationOf(env), warnings }),
+            );
             return created;
           } catch (e) {
             throw addSourceToErr('creating', source, e);

@@ -31,7 +31,7 @@ import { parseLabelSelector } from '../../engine/api/labels';
 import { CmdError, addSourceToErr, discover, formatErrors, type Env } from './env';
 import { objectNamespace, readManifestFlags, type SourcedObject } from './builder';
 import { mapObjectTypes } from './apply';
-import { printWarnings } from './field-validation';
+import { withWarnings } from './field-validation';
 import { printYaml } from '../printers/formats';
 import { formatRfc3339 } from '../../engine/clock';
 
@@ -116,12 +116,13 @@ function versions(env: Env, item: SourcedObject, type: ResourceType): { name: st
   }
   const plan = planApply(obj, live, type.kind, !!type.custom);
   try {
-    let merged: KubeObject;
-    if (plan.action === 'create') merged = env.api.create(serverSide ? obj : plan.object, { ...opts, namespace: ns });
-    // patcher.go: an empty patch is not sent; the merged object is the live one.
-    else if (plan.action === 'unchanged') merged = live!;
-    else merged = env.api.patch(type, ns, name, plan.patchType, plan.patch, opts);
-    printWarnings(env, warnings);
+    // withWarnings: the warnings of a failed dry run are printed too, before its error.
+    const merged = withWarnings(env, warnings, (): KubeObject => {
+      if (plan.action === 'create') return env.api.create(serverSide ? obj : plan.object, { ...opts, namespace: ns });
+      // patcher.go: an empty patch is not sent; the merged object is the live one.
+      if (plan.action === 'unchanged') return live!;
+      return env.api.patch(type, ns, name, plan.patchType, plan.patch, opts);
+    });
     return { name: fileName, live, merged };
   } catch (e) {
     throw addSourceToErr(plan.action === 'create' ? 'creating' : 'applying patch', item.source, e);

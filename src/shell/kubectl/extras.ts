@@ -13,7 +13,7 @@
  */
 import { parse as parseYamlText } from 'yaml';
 import type { KubeObject } from '../../engine/api/types';
-import { printWarnings } from './field-validation';
+import { withWarnings } from './field-validation';
 import { ApiError } from '../../engine/api/errors';
 import { toYaml } from '../../engine/api/yaml';
 import { CmdError, discover, fail, kindGroup, requiredFlagError, usageError, type Env } from './env';
@@ -251,8 +251,9 @@ export function patch(env: Env): number {
     const subresource = env.flags.str('subresource') === 'status' ? ('status' as const) : undefined;
     // kubectl patch sends no fieldValidation: the server's default, Warn (handlers/rest.go fieldValidation).
     const warnings: string[] = [];
-    const after = env.api.patch(ref.type, ns, ref.name, type as 'json' | 'merge' | 'strategic', body, { fieldManager: 'kubectl-patch', dryRun: dryRun !== 'none', subresource, fieldValidation: 'Warn', warnings });
-    printWarnings(env, warnings);
+    const after = withWarnings(env, warnings, () =>
+      env.api.patch(ref.type, ns, ref.name, type as 'json' | 'merge' | 'strategic', body, { fieldManager: 'kubectl-patch', dryRun: dryRun !== 'none', subresource, fieldValidation: 'Warn', warnings }),
+    );
     const changed = after.metadata.resourceVersion !== before.metadata.resourceVersion || (dryRun !== 'none' && JSON.stringify(after) !== JSON.stringify(before));
     if (output) env.out(printer.print(after));
     else env.out(`${kindGroup(ref.type)}/${ref.name} patched${changed ? '' : ' (no change)'}${dryRunSuffix(dryRun)}\n`);

@@ -126,3 +126,38 @@ describe("kubectl --validate (server-side field validation)", () => {
     expect(b.c.api.list("pods", { namespace: "default" }).items).toEqual([]);
   });
 });
+
+describe("warnings of a rejected request", () => {
+  const BAD = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: bad
+spec:
+  replicas: -1
+  selector:
+    matchLabels: {app: bad}
+  template:
+    metadata:
+      labels: {app: bad}
+    spec:
+      containers:
+      - name: c
+        image: nginx:1.27
+        foo: bar
+`;
+  const WARNING = 'Warning: unknown field "spec.template.spec.containers[0].foo"\n';
+  const INVALID = 'The Deployment "bad" is invalid: spec.replicas: Invalid value: -1: must be greater than or equal to 0\n';
+
+  it("fieldValidation=Warn: the unknown-field warning comes before the validation error (apply, create, diff, replace)", () => {
+    const b = bench({ files: { "/bad.yaml": BAD } });
+    expect(b.run("kubectl apply -f /bad.yaml --validate=warn")).toEqual({ stdout: "", stderr: WARNING + INVALID, code: 1 });
+    expect(b.run("kubectl create -f /bad.yaml --validate=warn")).toEqual({ stdout: "", stderr: WARNING + INVALID, code: 1 });
+    // kubectl diff sends no fieldValidation (the server's default, Warn); its errors exit 2.
+    expect(b.run("kubectl diff -f /bad.yaml")).toEqual({ stdout: "", stderr: WARNING + INVALID, code: 2 });
+    expect(b.run("kubectl replace -f /bad.yaml --validate=warn")).toEqual({
+      stdout: "",
+      stderr: `${WARNING}Error from server (NotFound): error when replacing "/bad.yaml": deployments.apps "bad" not found\n`,
+      code: 1,
+    });
+  });
+});

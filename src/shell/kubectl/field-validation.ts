@@ -31,3 +31,18 @@ export function fieldValidationOf(env: Env): FieldValidation {
 export function printWarnings(env: Env, warnings: string[]): void {
   for (const w of warnings) env.err(`Warning: ${w}\n`);
 }
+
+/**
+ * Runs one API request that fills `warnings` and prints them after it, also when it failed:
+ * the API server sends the Warning headers of a rejected request too (a strict-decoding warning
+ * of `fieldValidation=Warn` is recorded before validation rejects the object) and client-go's
+ * warning handler sees every response (rest/request.go handleWarnings), so
+ * `Warning: unknown field ...` comes before `The Deployment "x" is invalid: ...`.
+ */
+export function withWarnings<T>(env: Env, warnings: string[], request: () => T): T {
+  try {
+    return request();
+  } finally {
+    printWarnings(env, warnings);
+  }
+}

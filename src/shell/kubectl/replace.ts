@@ -18,7 +18,7 @@ import { withLastApplied } from '../../engine/api/apply';
 import { addSourceToErr, CmdError, discover, fail, formatErrors, kindGroup, pollUntil, type Env } from './env';
 import { objectNamespace, readManifestFlags, type SourcedObject } from './builder';
 import { ResultPrinter, checkOutputFormat } from './output';
-import { fieldValidationOf, printWarnings } from './field-validation';
+import { fieldValidationOf, withWarnings } from './field-validation';
 import { dryRunMode, dryRunSuffix, mapObjectTypes } from './apply';
 import { DELETE_PRINTS_NAMESPACE, parseCascade } from './delete';
 import type { Pending } from '../types';
@@ -72,13 +72,14 @@ export function replace(env: Env): number | Pending {
           continue;
         }
         const warnings: string[] = [];
-        const replaced = env.api.update(it.obj, {
-          dryRun: dryRun === 'server',
-          fieldManager: env.flags.str('field-manager') || 'kubectl-replace',
-          fieldValidation: fieldValidationOf(env),
-          warnings,
-        });
-        printWarnings(env, warnings);
+        const replaced = withWarnings(env, warnings, () =>
+          env.api.update(it.obj, {
+            dryRun: dryRun === 'server',
+            fieldManager: env.flags.str('field-manager') || 'kubectl-replace',
+            fieldValidation: fieldValidationOf(env),
+            warnings,
+          }),
+        );
         print(it.type, replaced, dryRunSuffix(dryRun));
       } catch (e) {
         if (e instanceof ApiError || e instanceof CmdError) errs.push(addSourceToErr('replacing', it.source, e));
@@ -126,13 +127,14 @@ export function replace(env: Env): number | Pending {
       for (const it of items) {
         try {
           const warnings: string[] = [];
-          const created = env.api.create(it.obj, {
-            namespace: it.namespace,
-            fieldManager: env.flags.str('field-manager') || 'kubectl-replace',
-            fieldValidation: fieldValidationOf(env),
-            warnings,
-          });
-          printWarnings(env, warnings);
+          const created = withWarnings(env, warnings, () =>
+            env.api.create(it.obj, {
+              namespace: it.namespace,
+              fieldManager: env.flags.str('field-manager') || 'kubectl-replace',
+              fieldValidation: fieldValidationOf(env),
+              warnings,
+            }),
+          );
           print(it.type, created);
         } catch (e) {
           if (e instanceof ApiError || e instanceof CmdError) {
