@@ -49,6 +49,14 @@ describe('sed on files', () => {
     });
   });
 
+  it('inside a node: sed -i on a static pod manifest, and the kubelet runs the edited pod', () => {
+    const file = '/etc/kubernetes/manifests/kube-scheduler.yaml';
+    expect(run(`docker exec k8s-lab-control-plane sed -i 's#kube-scheduler:v1.35.0#kube-scheduler:v9.9.9#' ${file}`)).toMatchObject({ text: '', exitCode: 0 });
+    expect(run(`docker exec k8s-lab-control-plane grep image: ${file}`).text).toBe('    image: registry.k8s.io/kube-scheduler:v9.9.9\n');
+    run('sleep 60');
+    expect(run('kubectl get pods -n kube-system -l component=kube-scheduler -o jsonpath={.items[0].spec.containers[0].image}').text).toBe('registry.k8s.io/kube-scheduler:v9.9.9');
+  });
+
   it("GNU sed's messages: a missing file (2), a directory (4), -i without files (4)", () => {
     expect(run('sed s/a/b/ nope.yaml')).toMatchObject({ text: "sed: can't read nope.yaml: No such file or directory\n", exitCode: 2 });
     expect(run('sed s/a/b/ manifests')).toMatchObject({ text: 'sed: read error on manifests: Is a directory\n', exitCode: 4 });
