@@ -19,7 +19,7 @@ describe('the HPA walkthrough on a kind cluster without metrics-server', { timeo
 
   it('kubectl autoscale, then get and describe: <unknown> targets, ScalingActive False, FailedGetResourceMetric', () => {
     expect(s.out('kubectl create deployment web --image=nginx:1.27 --port=80')).toBe('deployment.apps/web created\n');
-    expect(s.out('kubectl autoscale deployment web --cpu-percent=50 --min=1 --max=10')).toBe('horizontalpodautoscaler.autoscaling/web autoscaled\n');
+    expect(s.out('kubectl autoscale deployment web --cpu=50% --min=1 --max=10')).toBe('horizontalpodautoscaler.autoscaling/web autoscaled\n');
     expect(rows(s.out('kubectl get hpa'))).toEqual(['NAME | REFERENCE | TARGETS | MINPODS | MAXPODS | REPLICAS | AGE', 'web | Deployment/web | cpu: <unknown>/50% | 1 | 10 | 0 | 0s']);
     s.run('sleep 20\n');
     expect(rows(s.out('kubectl get hpa'))).toEqual(['NAME | REFERENCE | TARGETS | MINPODS | MAXPODS | REPLICAS | AGE', 'web | Deployment/web | cpu: <unknown>/50% | 1 | 10 | 1 | 20s']);
@@ -38,7 +38,7 @@ describe('the HPA walkthrough on a kind cluster without metrics-server', { timeo
   });
 
   it("min and max hold without metrics: the bookshop's web (2 replicas) under min 3, catalog (2) under max 1", () => {
-    expect(s.out('kubectl autoscale deployment web -n bookshop --min=3 --max=5 --cpu-percent=70')).toBe('horizontalpodautoscaler.autoscaling/web autoscaled\n');
+    expect(s.out('kubectl autoscale deployment web -n bookshop --min=3 --max=5 --cpu=70%')).toBe('horizontalpodautoscaler.autoscaling/web autoscaled\n');
     expect(s.out('kubectl autoscale deployment catalog -n bookshop --max=1')).toBe('horizontalpodautoscaler.autoscaling/catalog autoscaled\n');
     s.run('sleep 60\n');
     expect(s.out('kubectl get deploy web catalog -n bookshop -o jsonpath={.items[*].spec.replicas}').trim()).toBe('3 1');

@@ -49,7 +49,7 @@ function eventRows(describe: string): string[] {
 describe('kubectl autoscale + the HPA controller without metrics-server', () => {
   it('the walkthrough: autoscaled, <unknown> targets, AbleToScale/ScalingActive, the two warnings', () => {
     const b = withWeb(1);
-    expect(b.run('kubectl autoscale deployment web --cpu-percent=50 --min=1 --max=10')).toEqual({ stdout: 'horizontalpodautoscaler.autoscaling/web autoscaled\n', stderr: '', code: 0 });
+    expect(b.run('kubectl autoscale deployment web --cpu=50% --min=1 --max=10')).toEqual({ stdout: 'horizontalpodautoscaler.autoscaling/web autoscaled\n', stderr: '', code: 0 });
     // Before the controller's first look (one sync period after the add): no replicas counted.
     expect(b.run('kubectl get hpa').stdout).toBe(
       'NAME   REFERENCE        TARGETS              MINPODS   MAXPODS   REPLICAS   AGE\n' + 'web    Deployment/web   cpu: <unknown>/50%   1         10        0          0s\n',
@@ -96,7 +96,7 @@ describe('kubectl autoscale + the HPA controller without metrics-server', () => 
 
   it('min enforcement: a Deployment at 1 replica under an HPA with min 3 gets 3 pods', () => {
     const b = withWeb(1);
-    expect(b.run('kubectl autoscale deployment web --min=3 --max=5 --cpu-percent=50').code).toBe(0);
+    expect(b.run('kubectl autoscale deployment web --min=3 --max=5 --cpu=50%').code).toBe(0);
     b.c.run(16_000);
     expect(scaleOf(b)).toEqual({ spec: 3, pods: 3 });
     const first = b.run('kubectl describe hpa web').stdout;
@@ -133,7 +133,7 @@ describe('kubectl autoscale + the HPA controller without metrics-server', () => 
   it('max enforcement: 6 replicas under an HPA with max 4 are scaled down to 4', () => {
     const b = withWeb(6);
     expect(scaleOf(b)).toEqual({ spec: 6, pods: 6 });
-    b.run('kubectl autoscale deployment web --min=1 --max=4 --cpu-percent=80');
+    b.run('kubectl autoscale deployment web --min=1 --max=4 --cpu=80%');
     b.c.run(16_000);
     expect(scaleOf(b).spec).toBe(4);
     b.c.run(30_000);
@@ -187,7 +187,7 @@ spec:
 
   it('scale-to-zero: a target at 0 replicas disables autoscaling (ScalingDisabled), min is not enforced', () => {
     const b = withWeb(0);
-    b.run('kubectl autoscale deployment web --min=2 --max=5 --cpu-percent=50');
+    b.run('kubectl autoscale deployment web --min=2 --max=5 --cpu=50%');
     b.c.run(31_000);
     expect(scaleOf(b)).toEqual({ spec: 0, pods: 0 });
     const d = b.run('kubectl describe hpa web').stdout;
@@ -225,23 +225,29 @@ spec:
     expect(scaleOf(b)).toEqual({ spec: 2, pods: 2 });
   });
 
-  it('--dry-run=client prints the autoscaling/v1 object kubectl 1.32 would send', () => {
+  it('--dry-run=client prints the autoscaling/v2 object kubectl would send', () => {
     const b = withWeb(1);
-    expect(b.run('kubectl autoscale deployment web --cpu-percent=50 --min=1 --max=10 --dry-run=client -o yaml').stdout).toBe(`apiVersion: autoscaling/v1
+    expect(b.run('kubectl autoscale deployment web --cpu=50% --min=1 --max=10 --dry-run=client -o yaml').stdout).toBe(`apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata:
   creationTimestamp: null
   name: web
 spec:
   maxReplicas: 10
+  metrics:
+  - resource:
+      name: cpu
+      target:
+        averageUtilization: 50
+        type: Utilization
+    type: Resource
   minReplicas: 1
   scaleTargetRef:
     apiVersion: apps/v1
     kind: Deployment
     name: web
-  targetCPUUtilizationPercentage: 50
 status:
-  currentReplicas: 0
+  currentMetrics: null
   desiredReplicas: 0
 `);
     expect(b.run('kubectl autoscale deploy/web --max=3 --dry-run=client').stdout).toBe('horizontalpodautoscaler.autoscaling/web created (dry run)\n');
@@ -255,14 +261,31 @@ status:
     expect(b.run('kubectl get hpa --no-headers').stdout).toMatch(/^web-hpa +Deployment\/web +cpu: <unknown>\/80% +1 +4 +0 +0s\n$/);
   });
 
-  it('-o yaml prints the created HPA as the autoscaling/v1 client receives it', () => {
+  it('-o yaml prints the created HPA; --cpu/--memory quantities are AverageValue targets (a bare number is milliCPU / MiB)', () => {
     const b = withWeb(1);
-    const y = b.run('kubectl autoscale deployment web --min=2 --max=4 --cpu-percent=60 -o yaml').stdout;
-    expect(y).toMatch(/^apiVersion: autoscaling\/v1\nkind: HorizontalPodAutoscaler\n/);
-    expect(y).toContain('spec:\n  maxReplicas: 4\n  minReplicas: 2\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  targetCPUUtilizationPercentage: 60\nstatus:\n  currentReplicas: 0\n  desiredReplicas: 0\n');
+    const y = b.run('kubectl autoscale deployment web --min=2 --max=4 --cpu=60% -o yaml').stdout;
+    expect(y).toMatch(/^apiVersion: autoscaling\/v2\nkind: HorizontalPodAutoscaler\n/);
+    expect(y).toContain('spec:\n  maxReplicas: 4\n  metrics:\n  - resource:\n      name: cpu\n      target:\n        averageUtilization: 60\n        type: Utilization\n    type: Resource\n  minReplicas: 2\n');
+    const v = b.run('kubectl autoscale deployment web --name=by-value --max=4 --cpu=500 --memory=200 --dry-run=client -o json').stdout;
+    expect(JSON.parse(v).spec.metrics).toEqual([
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'AverageValue', averageValue: '500m' } } },
+      { type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '200Mi' } } },
+    ]);
+    expect(b.run('kubectl autoscale deployment web --name=mem --max=4 --memory=70%').code).toBe(0);
+    expect(b.run('kubectl get hpa mem --no-headers').stdout).toMatch(/^mem +Deployment\/web +memory: <unknown>\/70% +1 +4 /);
   });
 
-  it("kubectl's own errors: required --max, Validate, kinds without a scale subresource, 1.32 has no --cpu", () => {
+  it('--cpu-percent still works, with pflag\'s deprecation line on stderr', () => {
+    const b = withWeb(1);
+    expect(b.run('kubectl autoscale deployment web --cpu-percent=50 --max=10')).toEqual({
+      stdout: 'horizontalpodautoscaler.autoscaling/web autoscaled\n',
+      stderr: "Flag --cpu-percent has been deprecated, Use --cpu with percentage or resource quantity format (e.g., '70%' for utilization or '500m' for milliCPU).\n",
+      code: 0,
+    });
+    expect(b.run('kubectl get hpa web --no-headers').stdout).toMatch(/^web +Deployment\/web +cpu: <unknown>\/50% /);
+  });
+
+  it("kubectl's own errors: required --max, Validate (bounds, --cpu/--cpu-percent, resource inputs), kinds without a scale subresource", () => {
     const b = withWeb(1);
     const req = b.run('kubectl autoscale deployment web');
     expect(req.code).toBe(1);
@@ -270,7 +293,11 @@ status:
     expect(b.run('kubectl autoscale deployment web --max=0')).toEqual({ stdout: '', stderr: 'error: --max=MAXPODS is required and must be at least 1, max: 0\n', code: 1 });
     expect(b.run('kubectl autoscale deployment web --max=2 --min=5')).toEqual({ stdout: '', stderr: 'error: --max=MAXPODS must be larger or equal to --min=MINPODS, max: 2, min: 5\n', code: 1 });
     expect(b.run('kubectl autoscale deployment web --max=abc').stderr).toBe(`Error: invalid argument "abc" for "--max" flag: strconv.ParseInt: parsing "abc": invalid syntax\nSee 'kubectl autoscale --help' for usage.\n`);
-    expect(b.run('kubectl autoscale deployment web --max=3 --cpu=50%').stderr).toBe(`Error: unknown flag: --cpu\nSee 'kubectl autoscale --help' for usage.\n`);
+    expect(b.run('kubectl autoscale deployment web --max=3 --cpu=50% --cpu-percent=50').stderr).toBe(
+      "Flag --cpu-percent has been deprecated, Use --cpu with percentage or resource quantity format (e.g., '70%' for utilization or '500m' for milliCPU).\nerror: --cpu-percent and --cpu are mutually exclusive\n",
+    );
+    expect(b.run('kubectl autoscale deployment web --max=3 --cpu=abc')).toEqual({ stdout: '', stderr: 'error: invalid resource cpu value: abc\n', code: 1 });
+    expect(b.run('kubectl autoscale deployment web --max=3 --memory=x%')).toEqual({ stdout: '', stderr: 'error: invalid percentage value: x\n', code: 1 });
     const pod = b.c.pods('default', 'app=web')[0].metadata.name;
     expect(b.run(`kubectl autoscale pod ${pod} --max=3`)).toEqual({ stdout: '', stderr: 'error: cannot autoscale a Pod: could not find scale subresource for /v1, Resource=pods in discovery information\n', code: 1 });
     expect(b.run('kubectl autoscale --max=3').stderr).toMatch(/^error: You must provide one or more resources by argument or filename\./);
@@ -279,7 +306,7 @@ status:
 
   it("the API server's validation (pkg/apis/autoscaling/validation): a 0 % target, minReplicas 0", () => {
     const b = withWeb(1);
-    expect(b.run('kubectl autoscale deployment web --max=3 --cpu-percent=0')).toEqual({
+    expect(b.run('kubectl autoscale deployment web --max=3 --cpu=0%')).toEqual({
       stdout: '',
       stderr: 'The HorizontalPodAutoscaler "web" is invalid: spec.metrics[0].resource.target.averageUtilization: Invalid value: 0: must be greater than 0\n',
       code: 1,

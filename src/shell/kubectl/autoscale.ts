@@ -1,23 +1,22 @@
 /**
  * `kubectl autoscale (-f FILENAME | TYPE NAME | TYPE/NAME) [--min=MINPODS] --max=MAXPODS
- * [--cpu-percent=CPU]`: a HorizontalPodAutoscaler for each scalable object named.
+ * [--cpu=CPU] [--memory=MEMORY]`: a HorizontalPodAutoscaler for each scalable object named.
  *
- * Mirrors kubectl 1.32's staging/src/k8s.io/kubectl/pkg/cmd/autoscale/autoscale.go:
- * `--max` is required (cobra's required-flag line); `Validate` (`--max=MAXPODS is required and
- * must be at least 1, max: 0`, `--max=MAXPODS must be larger or equal to --min=MINPODS, max: 2,
- * min: 5`); `Run` fetches the objects (the builder's errors), refuses kinds without a scale
- * subresource (`cannot autoscale a Pod: could not find scale subresource for /v1,
- * Resource=pods in discovery information`) and creates an autoscaling/v1 HPA per object
- * (`createHorizontalPodAutoscaler`: name from `--name` or the object, `minReplicas` only when
- * `--min` > 0, `targetCPUUtilizationPercentage` when `--cpu-percent` >= 0), printing
- * `horizontalpodautoscaler.autoscaling/web autoscaled`. kubectl 1.32 has no `--cpu`/`--memory`
- * (added, with the autoscaling/v2 request, in later releases).
- *
- * The API server here stores autoscaling/v2 only: the v1 object is converted as
- * kube-apiserver converts it (pkg/apis/autoscaling/v1/conversion.go: the CPU percentage becomes a
- * `Resource` metric with a `Utilization` target; no percentage -> the v2 default of 80 %), and
- * `-o yaml|json` prints the stored object converted back to autoscaling/v1, which is what the
- * v1 client kubectl uses receives.
+ * Mirrors kubectl 1.34+'s staging/src/k8s.io/kubectl/pkg/cmd/autoscale/autoscale.go (the client
+ * this playground reports is v1.36.1): `--max` is required (cobra's required-flag line);
+ * `--cpu-percent` is deprecated (pflag's `Flag --cpu-percent has been deprecated, ...` on
+ * stderr) but still works; `Validate` (`--max=MAXPODS is required and must be at least 1, max:
+ * 0`, `--max=MAXPODS must be larger or equal to --min=MINPODS, max: 2, min: 5`, `--cpu-percent and
+ * --cpu are mutually exclusive`, and `parseResourceInput`'s `invalid percentage value: x` /
+ * `invalid resource cpu value: x`); `Run` fetches the objects (the builder's errors, continuing
+ * after a missing one), refuses kinds without a scale subresource (`cannot autoscale a Pod:
+ * could not find scale subresource for /v1, Resource=pods in discovery information`) and creates
+ * an autoscaling/v2 HPA per object (`createHorizontalPodAutoscalerV2`: name from `--name` or the
+ * object, `minReplicas` only when `--min` > 0, a `Resource` metric per CPU/memory target: `70%`
+ * an `Utilization` target, a quantity (`500m`, `200Mi`, or a bare number read as milliCPU /
+ * MiB) an `AverageValue` target; no target at all leaves `metrics` to the server's default of
+ * 80 % CPU), printing `horizontalpodautoscaler.autoscaling/web autoscaled`. The v2 create
+ * succeeds here, so the v1 fallback (`canCreateHPAV1`) is never needed.
  */
 import type { KubeObject } from '../../engine/api/types';
 import type { ResourceType } from '../../engine/api/registry';
@@ -28,12 +27,14 @@ import { objectNamespace, parseResourceArgs, readManifestFlags } from './builder
 import { ResultPrinter, checkOutputFormat } from './output';
 import { dryRunMode, dryRunSuffix } from './apply';
 import { goJsonTyped } from './create';
+import { canonicalQuantity, isValidQuantity } from '../../engine/api/quantity';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
 
 /** `kubectl autoscale`. Returns the exit code; prints per-object errors as kubectl does. */
 export function autoscale(env: Env): number {
+  if (env.flags.changed('cpu-percent')) env.err(`Flag --cpu-percent has been deprecated, ${CPU_PERCENT_DEPRECATED}\n`);
   if (!env.flags.changed('max')) throw requiredFlagError(env, 'max');
   const output = env.flags.str('output');
   checkOutputFormat(output);
@@ -41,8 +42,15 @@ export function autoscale(env: Env): number {
   const min = env.flags.int('min');
   const max = env.flags.int('max');
   const cpuPercent = env.flags.int('cpu-percent');
+  const cpu = env.flags.str('cpu');
+  const memory = env.flags.str('memory');
   if (max < 1) throw fail(`--max=MAXPODS is required and must be at least 1, max: ${max}`);
   if (max < min) throw fail(`--max=MAXPODS must be larger or equal to --min=MINPODS, max: ${max}, min: ${min}`);
+  if (cpuPercent > 0 && cpu !== '') throw fail('--cpu-percent and --cpu are mutually exclusive');
+  const metrics: Any[] = [];
+  if (cpuPercent > 0) metrics.push(resourceMetric('cpu', { type: 'Utilization', averageUtilization: cpuPercent }));
+  if (cpu !== '') metrics.push(resourceMetric('cpu', parseResourceInput(cpu, 'cpu')));
+  if (memory !== '') metrics.push(resourceMetric('memory', parseResourceInput(memory, 'memory')));
 
   const manifests = readManifestFlags(env);
   if (!manifests && env.flags.args.length === 0) {
@@ -83,23 +91,23 @@ export function autoscale(env: Env): number {
       if (!type.scale) {
         throw fail(`cannot autoscale a ${type.kind}: could not find scale subresource for ${type.group}/${type.version}, Resource=${type.resource} in discovery information`);
       }
-      const v1 = hpaV1(env, type, obj.metadata.name ?? '', min, max, cpuPercent);
+      const hpa = hpaV2(env, type, obj.metadata.name ?? '', min, max, metrics);
       if (dryRun === 'client') {
         count++;
-        if (output === 'json') env.out(goJsonTyped(v1));
-        else if (output === 'yaml') env.out(toYaml(v1));
-        else if (output) env.out(printer.print(v1 as KubeObject));
-        else env.out(`horizontalpodautoscaler.autoscaling/${v1.metadata.name} created (dry run)\n`);
+        if (output === 'json') env.out(goJsonTyped(hpa));
+        else if (output === 'yaml') env.out(toYaml(hpa));
+        else if (output) env.out(printer.print(hpa as KubeObject));
+        else env.out(`horizontalpodautoscaler.autoscaling/${hpa.metadata.name} created (dry run)\n`);
         continue;
       }
-      const send = toV2(env.flags.bool('save-config') ? withLastApplied(v1 as KubeObject) : v1);
+      const send = requestBody(env.flags.bool('save-config') ? withLastApplied(hpa as KubeObject) : hpa);
       const created = env.api.create(send, {
         namespace: env.namespace,
         dryRun: dryRun === 'server',
         fieldManager: env.flags.str('field-manager') || 'kubectl-autoscale',
       });
       count++;
-      if (output) env.out(printer.print(toV1(created)));
+      if (output) env.out(printer.print(created));
       else env.out(`${kindGroup({ kind: 'HorizontalPodAutoscaler', group: 'autoscaling' })}/${created.metadata.name} autoscaled${dryRunSuffix(dryRun)}\n`);
     } catch (e) {
       errs.push(e);
@@ -113,73 +121,68 @@ export function autoscale(env: Env): number {
   return 0;
 }
 
+/** The deprecation message autoscale.go gives `--cpu-percent`. */
+const CPU_PERCENT_DEPRECATED = "Use --cpu with percentage or resource quantity format (e.g., '70%' for utilization or '500m' for milliCPU).";
+
+/** A `Resource` MetricSpec in Go field order. */
+function resourceMetric(name: 'cpu' | 'memory', target: Any): Any {
+  return { type: 'Resource', resource: { name, target } };
+}
+
 /**
- * `createHorizontalPodAutoscaler` (kubectl 1.32): the autoscaling/v1 object in Go field order
- * (TypeMeta as the printer sets it; `creationTimestamp: null`; the v1 status's two non-omitempty
- * counts).
+ * autoscale.go `parseResourceInput`: `70%` -> a Utilization target (a non-negative int32 before
+ * the `%`); a bare number -> an AverageValue of that many milliCPU / MiB (`%g` + the unit); a
+ * quantity -> an AverageValue of it (canonical form, as the typed Quantity marshals).
  */
-function hpaV1(env: Env, type: ResourceType, refName: string, min: number, max: number, cpuPercent: number): Any {
+function parseResourceInput(raw: string, resource: 'cpu' | 'memory'): Any {
+  const input = raw.trim();
+  if (input === '') throw fail('empty input');
+  if (input.endsWith('%')) {
+    const t = input.slice(0, -1);
+    const n = /^[+-]?\d+$/.test(t) ? Number(t) : NaN;
+    if (!Number.isInteger(n) || n < 0 || n > 2147483647) throw fail(`invalid percentage value: ${t}`);
+    return { type: 'Utilization', averageUtilization: n };
+  }
+  if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(input)) {
+    const q = `${formatG(Number(input))}${resource === 'cpu' ? 'm' : 'Mi'}`;
+    if (!isValidQuantity(q)) throw fail(`invalid resource ${resource} value: ${input}`);
+    return { type: 'AverageValue', averageValue: canonicalQuantity(q) };
+  }
+  if (!isValidQuantity(input)) throw fail(`invalid resource ${resource} value: ${input}`);
+  return { type: 'AverageValue', averageValue: canonicalQuantity(input) };
+}
+
+/** Go's `%g` for the numbers a flag holds (shortest round-trip form; exponent form from 1e21 / below 1e-4). */
+function formatG(v: number): string {
+  const s = String(v);
+  if (!/e/.test(s)) return s;
+  const [m, e] = s.split('e');
+  const exp = Number(e);
+  return `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+}
+
+/**
+ * `createHorizontalPodAutoscalerV2`: the autoscaling/v2 object in Go field order (TypeMeta as
+ * the printer sets it; `creationTimestamp: null`; the zero v2 status: `desiredReplicas: 0`,
+ * `currentMetrics: null`).
+ */
+function hpaV2(env: Env, type: ResourceType, refName: string, min: number, max: number, metrics: Any[]): Any {
   const name = env.flags.str('name') || refName;
   const spec: Any = {
     scaleTargetRef: { kind: type.kind, name: refName, apiVersion: type.group ? `${type.group}/${type.version}` : type.version },
   };
   if (min > 0) spec.minReplicas = min;
   spec.maxReplicas = max;
-  if (cpuPercent >= 0) spec.targetCPUUtilizationPercentage = cpuPercent;
+  if (metrics.length > 0) spec.metrics = metrics;
   const metadata: Any = { name };
   if (env.explicitNamespace) metadata.namespace = env.namespace;
   metadata.creationTimestamp = null;
-  return { kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v1', metadata, spec, status: { currentReplicas: 0, desiredReplicas: 0 } };
+  return { kind: 'HorizontalPodAutoscaler', apiVersion: 'autoscaling/v2', metadata, spec, status: { desiredReplicas: 0, currentMetrics: null } };
 }
 
-/**
- * autoscaling/v1 -> autoscaling/v2 as kube-apiserver converts a request body
- * (Convert_v1_HorizontalPodAutoscalerSpec_To_autoscaling_HorizontalPodAutoscalerSpec): the CPU
- * percentage becomes `metrics[0]`; without one the v2 defaulting adds the 80 % CPU target.
- */
-function toV2(v1: Any): KubeObject {
-  const { metadata, spec } = v1;
-  const m: Any = { ...metadata };
-  delete m.creationTimestamp;
-  const out: Any = {
-    apiVersion: 'autoscaling/v2',
-    kind: 'HorizontalPodAutoscaler',
-    metadata: m,
-    spec: {
-      scaleTargetRef: { ...spec.scaleTargetRef },
-      ...(spec.minReplicas !== undefined ? { minReplicas: spec.minReplicas } : {}),
-      maxReplicas: spec.maxReplicas,
-    },
-  };
-  if (spec.targetCPUUtilizationPercentage !== undefined) {
-    out.spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: spec.targetCPUUtilizationPercentage } } }];
-  }
-  return out;
-}
-
-/**
- * autoscaling/v2 -> autoscaling/v1 as the v1 client receives it
- * (Convert_autoscaling_HorizontalPodAutoscalerSpec_To_v1_HorizontalPodAutoscalerSpec and the
- * status conversion): the CPU utilization target and current value. Only what `kubectl
- * autoscale` prints right after the create: the annotations the real conversion adds for other
- * metrics, current metrics and conditions (`autoscaling.alpha.kubernetes.io/...`) are left out.
- */
-export function toV1(v2: KubeObject): KubeObject {
-  const spec: Any = v2.spec ?? {};
-  const st: Any = v2.status ?? {};
-  const metrics: Any[] = spec.metrics ?? [];
-  const isCpuUtil = (m: Any) => m?.type === 'Resource' && m.resource?.name === 'cpu' && m.resource?.target?.type === 'Utilization' && typeof m.resource.target.averageUtilization === 'number';
-  const cpu = metrics.find((m) => m?.type === 'Resource' && m.resource?.name === 'cpu');
-  const v1Spec: Any = { scaleTargetRef: { ...(spec.scaleTargetRef ?? {}) } };
-  if (spec.minReplicas !== undefined) v1Spec.minReplicas = spec.minReplicas;
-  v1Spec.maxReplicas = spec.maxReplicas;
-  if (cpu && isCpuUtil(cpu)) v1Spec.targetCPUUtilizationPercentage = cpu.resource.target.averageUtilization;
-  const status: Any = {};
-  if (st.observedGeneration !== undefined) status.observedGeneration = st.observedGeneration;
-  if (st.lastScaleTime) status.lastScaleTime = st.lastScaleTime;
-  status.currentReplicas = st.currentReplicas ?? 0;
-  status.desiredReplicas = st.desiredReplicas ?? 0;
-  const curCpu = (st.currentMetrics ?? []).find((m: Any) => m?.type === 'Resource' && m.resource?.name === 'cpu' && typeof m.resource?.current?.averageUtilization === 'number');
-  if (curCpu) status.currentCPUUtilizationPercentage = curCpu.resource.current.averageUtilization;
-  return { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { ...v2.metadata }, spec: v1Spec, status } as KubeObject;
+/** The request body as the typed client sends it: the zero status and null timestamp dropped by the server anyway. */
+function requestBody(hpa: Any): KubeObject {
+  const metadata: Any = { ...hpa.metadata };
+  delete metadata.creationTimestamp;
+  return { apiVersion: hpa.apiVersion, kind: hpa.kind, metadata, spec: hpa.spec } as KubeObject;
 }
