@@ -6,6 +6,8 @@
  * Source: `kubectl api-resources` on a kind v1.32 cluster; staging/src/k8s.io/api/*.
  */
 
+import { HPA_V1, type Conversion } from './conversion';
+
 /** One served resource type. */
 export interface ResourceType {
   group: string;
@@ -24,6 +26,13 @@ export interface ResourceType {
   /** True for kinds defined by a CustomResourceDefinition. */
   custom?: boolean;
   verbs: string[];
+  /**
+   * Set on a served version that is not the storage version (autoscaling/v1
+   * HorizontalPodAutoscaler): requests in this version are converted to and from the stored
+   * objects (see conversion.ts). Such a version is not in `all()` (discovery lists the preferred
+   * version); manifests and `resource.version.group` names reach it through `byKind`.
+   */
+  conversion?: Conversion;
 }
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -35,9 +44,10 @@ function rt(
   resource: string,
   shortNames: string[],
   namespaced: boolean,
-  opts: Partial<Pick<ResourceType, 'status' | 'scale' | 'categories' | 'verbs'>> = {},
+  opts: Partial<Pick<ResourceType, 'status' | 'scale' | 'categories' | 'verbs' | 'conversion'>> = {},
 ): ResourceType {
   return {
+    ...(opts.conversion ? { conversion: opts.conversion } : {}),
     group,
     version,
     kind,
@@ -142,6 +152,15 @@ export const BUILTIN_TYPES: ResourceType[] = [
   rt('storage.k8s.io', 'v1', 'VolumeAttributesClass', 'volumeattributesclasses', ['vac'], false),
 ];
 
+/**
+ * Served versions that are not the storage version, each converted to and from its stored kind
+ * (conversion.ts). Real 1.35 serves autoscaling/v1 and autoscaling/v2 HorizontalPodAutoscalers
+ * (v2 preferred and stored).
+ */
+export const CONVERTED_VERSIONS: ResourceType[] = [
+  rt('autoscaling', 'v1', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', ['hpa'], true, { status: true, categories: ALL, conversion: HPA_V1 }),
+];
+
 /** `byResource`'s memo key when no group is given (a symbol: no group name can equal it). */
 const ANY_GROUP: unique symbol = Symbol('any group');
 
@@ -176,7 +195,10 @@ export class ResourceRegistry {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-    return this.types.find((t) => t.kind === kind && t.group === group && t.version === version);
+    return (
+      this.types.find((t) => t.kind === kind && t.group === group && t.version === version) ??
+      CONVERTED_VERSIONS.find((t) => t.kind === kind && t.group === group && t.version === version)
+    );
   }
 
   /** Find by kind alone (first match), e.g. for ownerReferences. */

@@ -410,6 +410,12 @@ export class ApiServer {
     return t;
   }
 
+  /** The stored type behind a served version (itself for the storage version). */
+  storageTypeOf(t: ResourceType): ResourceType {
+    if (!t.conversion) return t;
+    return this.registry.byKind(t.group ? `${t.group}/${t.conversion.storageVersion}` : t.conversion.storageVersion, t.kind) ?? t;
+  }
+
   // ---------------------------------------------------------------- reads
 
   /** GET one object. Throws NotFound. */
@@ -418,13 +424,14 @@ export class ApiServer {
     const t = this.resolveType(type);
     const o = this.store.getByName(typeKeyOf(t), t.namespaced ? namespace : undefined, name);
     if (!o) throw errors.notFound(t.resource, t.group, name);
-    return deepCopy(o);
+    return t.conversion ? t.conversion.fromStorage(deepCopy(o)) : deepCopy(o);
   }
 
   /** GET one object, or undefined when absent (other errors still throw). */
   tryGet(type: string | ResourceType, namespace: string | undefined, name: string): KubeObject | undefined {
     // `get` without building the NotFound error (performance only: an Error captures a stack).
     const o = this.tryGetShared(type, namespace, name);
+    if (o && typeof type !== 'string' && type.conversion) return type.conversion.fromStorage(deepCopy(o));
     return o ? deepCopy(o) : undefined;
   }
 
@@ -458,7 +465,7 @@ export class ApiServer {
       if (t.namespaced && opts.namespace !== undefined && o.metadata.namespace !== opts.namespace) continue;
       if (label && !label.matches(o.metadata.labels)) continue;
       if (fieldSel && !fieldSel.matches(o)) continue;
-      items.push(deepCopy(o));
+      items.push(t.conversion ? t.conversion.fromStorage(deepCopy(o)) : deepCopy(o));
     }
     items.sort((a, b) => cmp(a.metadata.namespace ?? '', b.metadata.namespace ?? '') || cmp(a.metadata.name!, b.metadata.name!));
     return { apiVersion: apiVersionOf(t), kind: `${t.kind}List`, metadata: { resourceVersion: this.resourceVersion() }, items };
@@ -683,6 +690,9 @@ export class ApiServer {
    */
   create(input: KubeObject, opts: RequestOptions & { namespace?: string } = {}): KubeObject {
     this.checkAvailable();
+    // A served version that is not the storage version: converted in, stored, converted out.
+    const conv = this.registry.byKind(input.apiVersion, input.kind)?.conversion;
+    if (conv) return conv.fromStorage(this.create(conv.toStorage(input), opts));
     // The size check and the server's copy of the body in one walk (see checkSizeAndCopy).
     let copy = this.checkSizeAndCopy(input);
     const t = this.typeOfObject(input);
@@ -753,6 +763,13 @@ export class ApiServer {
    */
   update(input: KubeObject, opts: RequestOptions & { subresource?: 'status' } = {}): KubeObject {
     this.checkAvailable();
+    const view = this.registry.byKind(input.apiVersion, input.kind);
+    if (view?.conversion) {
+      const storage = this.storageTypeOf(view);
+      const ns = view.namespaced ? input.metadata?.namespace || 'default' : undefined;
+      const stored = this.store.getByName(typeKeyOf(storage), ns, input.metadata?.name ?? '');
+      return view.conversion.fromStorage(this.update(view.conversion.toStorage(input, stored), opts));
+    }
     // A main-resource write checks the size and copies the body in one walk (see
     // checkSizeAndCopy); a /status write copies only the status, and its size check reuses the
     // bounds of the parts it shares with the stored object (see checkSize).
@@ -888,8 +905,11 @@ export class ApiServer {
   ): KubeObject {
     this.checkAvailable();
     const t = this.resolveType(type);
-    const current = this.store.getByName(typeKeyOf(t), t.namespaced ? namespace || 'default' : undefined, name);
-    if (!current) throw errors.notFound(t.resource, t.group, name);
+    const stored = this.store.getByName(typeKeyOf(t), t.namespaced ? namespace || 'default' : undefined, name);
+    if (!stored) throw errors.notFound(t.resource, t.group, name);
+    // In a served version that is not the storage version, the patch applies to the object as
+    // that version shows it; the result is converted back (see conversion.ts).
+    const current = t.conversion ? t.conversion.fromStorage(deepCopy(stored)) : stored;
     let next: KubeObject;
     if (patchType === 'merge') next = applyMergePatch(current, patch) as KubeObject;
     else if (patchType === 'json') next = applyJsonPatch(current, patch) as KubeObject;
@@ -912,6 +932,7 @@ export class ApiServer {
     next.metadata.resourceVersion = patchedRv ?? current.metadata.resourceVersion;
     next.apiVersion = current.apiVersion;
     next.kind = current.kind;
+    if (t.conversion) return t.conversion.fromStorage(this.update(t.conversion.toStorage(next, stored), { ...opts, fieldValidation: undefined }));
     if (opts.fieldValidation) {
       const patched = next;
       const patchValue = () => (patchType === 'strategic' ? goPlusV(patch) : goJsonMarshal(patched));
@@ -953,6 +974,7 @@ export class ApiServer {
    */
   delete(type: string | ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): KubeObject {
     this.checkAvailable();
+    if (typeof type !== 'string' && type.conversion) return type.conversion.fromStorage(this.delete(this.storageTypeOf(type), namespace, name, opts));
     const t = this.resolveType(type);
     const ns = t.namespaced ? namespace || 'default' : undefined;
     const old = this.store.getByName(typeKeyOf(t), ns, name);

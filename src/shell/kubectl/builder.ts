@@ -51,6 +51,9 @@ export function resolveTypeArg(env: Pick<Env, 'api'>, typed: string): ResourceTy
     const group = parts.slice(2).join('.');
     const t = env.api.registry.resolve(group ? `${resource}.${group}` : resource);
     if (t && t.group === group && t.version === version) return t;
+    // Another served version of the same resource (hpa.v1.autoscaling).
+    const other = t && t.group === group ? env.api.registry.byKind(group ? `${group}/${version}` : version, t.kind) : undefined;
+    if (other) return other;
   }
   return env.api.registry.resolve(typed);
 }

@@ -13,6 +13,7 @@
 import { toYaml } from '../../engine/api/yaml';
 import { PrintError, printObjects, tabwrite } from '../printers';
 import type { KubeObject } from '../../engine/api/types';
+import { CONVERTED_VERSIONS } from '../../engine/api/registry';
 import { CmdError, discover, discoveryErrorLines, fail, refusedMessage, type Env } from './env';
 import { COMMANDS } from './helpdata';
 
@@ -142,7 +143,7 @@ export function apiResources(env: Env): number {
 export function apiVersions(env: Env): number {
   discover(env, 5);
   const set = new Set<string>();
-  for (const t of env.api.registry.all()) set.add(t.group ? `${t.group}/${t.version}` : t.version);
+  for (const t of [...env.api.registry.all(), ...CONVERTED_VERSIONS]) set.add(t.group ? `${t.group}/${t.version}` : t.version);
   for (const gv of [...set].sort()) env.out(gv + '\n');
   return 0;
 }
