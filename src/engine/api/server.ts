@@ -956,10 +956,12 @@ export class ApiServer {
       throw errors.invalid(t.kind, t.group, '', [field.required('metadata.name', 'name or generateName is required')]);
     }
     const live = this.store.getByName(typeKeyOf(t), t.namespaced ? m.metadata.namespace : undefined, m.metadata.name);
-    const plan = planApply(m, live ? deepCopy(live) : undefined, t.kind, !!t.custom);
+    // The live object as the manifest's version shows it (a served version that is not the storage one is converted).
+    const liveView = live ? (t.conversion ? t.conversion.fromStorage(deepCopy(live)) : deepCopy(live)) : undefined;
+    const plan = planApply(m, liveView, t.kind, !!t.custom);
     const fieldManager = opts.fieldManager ?? 'kubectl-client-side-apply';
     if (plan.action === 'create') return { verb: 'created', object: this.create(plan.object, { ...opts, fieldManager }) };
-    if (plan.action === 'unchanged') return { verb: 'unchanged', object: deepCopy(live!) };
+    if (plan.action === 'unchanged') return { verb: 'unchanged', object: liveView! };
     const obj = this.patch(t, m.metadata.namespace, m.metadata.name, plan.patchType, plan.patch, { ...opts, fieldManager });
     return { verb: 'configured', object: obj };
   }

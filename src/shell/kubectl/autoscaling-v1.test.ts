@@ -58,4 +58,12 @@ describe('autoscaling/v1 HorizontalPodAutoscaler', () => {
     expect(b.run('kubectl delete -f /hpa60.yaml').code).toBe(0);
     expect(b.run('kubectl get hpa').stderr).toBe('No resources found in default namespace.\n');
   });
+
+  it('the API server\'s own apply (what boots the cluster) compares in the manifest\'s version too', () => {
+    const b = withWeb();
+    expect(b.c.apply(V1(50))).toEqual(['horizontalpodautoscaler/web created']);
+    expect(b.c.apply(V1(50))).toEqual(['horizontalpodautoscaler/web unchanged']);
+    expect(b.c.apply(V1(70))).toEqual(['horizontalpodautoscaler/web configured']);
+    expect(b.c.api.get('horizontalpodautoscalers', 'default', 'web').spec.metrics[0].resource.target.averageUtilization).toBe(70);
+  });
 });
