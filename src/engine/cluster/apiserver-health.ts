@@ -98,6 +98,13 @@ export function apiserverHealthChecks(endpoint: HealthEndpoint): readonly string
 
 const TEXT_HEADERS = { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' };
 
+/** The root health endpoints by their exact path (no query, no check name). */
+const ROOT_ENDPOINTS: ReadonlyMap<string, HealthEndpoint> = new Map([
+  ['/healthz', 'healthz'],
+  ['/livez', 'livez'],
+  ['/readyz', 'readyz'],
+]);
+
 /** Go's `%q` for a check name (ASCII names: quotes and backslashes escaped). */
 function quoted(s: string): string {
   return '"' + s.replace(/[\\"]/g, (c) => '\\' + c) + '"';
@@ -136,6 +143,13 @@ function parseQuery(raw: string): Map<string, string[]> {
  * beyond `state`.
  */
 export function apiserverHealthAnswer(path: string, state: ApiserverHealthState): HttpOutcome | undefined {
+  // A root endpoint without a query (every kubelet probe): the general path below would run no
+  // exclusion, find a failure only in `etcd`/`etcd-readiness` (etcd not serving, in every
+  // endpoint's checks) or readyz's `shutdown`, and without a failure or `verbose` answer `ok`;
+  // its verbose text is then never used. Answered here without building that text
+  // (performance only: same status, body and headers object; a failure takes the general path).
+  const root = ROOT_ENDPOINTS.get(path);
+  if (root !== undefined && state.etcdOk && !(root === 'readyz' && state.shuttingDown)) return { status: 200, body: 'ok', headers: TEXT_HEADERS };
   const q = path.indexOf('?');
   const p = q === -1 ? path : path.slice(0, q);
   const m = /^\/(healthz|livez|readyz)(?:\/(.+))?$/.exec(p);

@@ -2607,7 +2607,10 @@ class ModelContainerProgram implements ContainerProgram {
 
   /** Image helpers first, then the models of running behaviours. */
   helper(argv: string[]): ExecOutcome | undefined {
-    for (const b of [this.top, ...this.children]) {
+    // The top behaviour, then the children, in that order (no array per call; performance only).
+    const top = this.top?.helper(argv);
+    if (top) return top;
+    for (const b of this.children) {
       const r = b?.helper(argv);
       if (r) return r;
     }

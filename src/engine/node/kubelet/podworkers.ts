@@ -813,7 +813,15 @@ export class PodWorkers {
     const w = this.workers.get(uid);
     const rps = this.runtimeCache.get(uid);
     if (!w || !rps) return undefined;
-    const latest = rps.containers.find((c) => c.name === name);
+    // The first container of that name, as `rps.containers.find` finds it, by a loop (no
+    // predicate closure per probe; performance only).
+    let latest: RuntimeContainer | undefined;
+    for (const c of rps.containers) {
+      if (c.name === name) {
+        latest = c;
+        break;
+      }
+    }
     if (!latest) return { running: false };
     const running = latest.state === 'running';
     return {
