@@ -187,12 +187,20 @@ export function computeZoneState(readyConditions: (NodeCondition | undefined)[],
   return [notReady, 'Normal'];
 }
 
+// `getCondition` and `taintExists` are the `find` / `some` they mirror written as loops (the
+// same first match in the same order; no predicate closure or empty array per call; performance
+// only: the health pass asks several times per node every 5 s).
 function getCondition(status: { conditions?: NodeCondition[] } | undefined, type: string): NodeCondition | undefined {
-  return status?.conditions?.find((c) => c.type === type);
+  const conditions = status?.conditions;
+  if (!conditions) return undefined;
+  for (const c of conditions) if (c.type === type) return c;
+  return undefined;
 }
 
 function taintExists(taints: TaintLike[] | undefined, t: TaintLike): boolean {
-  return (taints ?? []).some((x) => matchTaint(x, t));
+  if (!taints) return false;
+  for (const x of taints) if (matchTaint(x, t)) return true;
+  return false;
 }
 
 function nodeRef(node: KubeObject): InvolvedObject {
