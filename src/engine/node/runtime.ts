@@ -69,29 +69,36 @@ export const CONTAINERD_SOCKET = '/run/containerd/containerd.sock';
 export class Pending<T> {
   /** Callbacks waiting for the value (made on the first wait: most probes settle at once). */
   private cbs: ((v: T) => void)[] | undefined;
-  private v: { value: T } | undefined;
+  /**
+   * Whether the value is known, and the value: two fields instead of a `{ value }` box made per
+   * settle (performance only: every probe settles one; a value may itself be undefined, so the
+   * flag, not the value, says settled).
+   */
+  private done = false;
+  private v: T | undefined;
 
   /** True once the value is known. */
   get settled(): boolean {
-    return this.v !== undefined;
+    return this.done;
   }
 
   /** The value, once settled. */
   get value(): T | undefined {
-    return this.v?.value;
+    return this.done ? this.v : undefined;
   }
 
   /** Call `cb` with the value (now if settled). Returns this for chaining. */
   then(cb: (v: T) => void): this {
-    if (this.v) cb(this.v.value);
+    if (this.done) cb(this.v as T);
     else (this.cbs ??= []).push(cb);
     return this;
   }
 
   /** Settle (first call wins). */
   resolve(v: T): void {
-    if (this.v) return;
-    this.v = { value: v };
+    if (this.done) return;
+    this.done = true;
+    this.v = v;
     const cbs = this.cbs;
     this.cbs = undefined;
     if (cbs) for (const cb of cbs) cb(v);
@@ -1680,7 +1687,12 @@ export class Containerd {
   private resolvePort(c: ContainerRec, port: number | string): number | undefined {
     if (typeof port === 'number') return port;
     if (isDigits(port)) return Number(port);
-    return c.config.ports?.find((p) => p.name === port)?.containerPort;
+    // The first port of that name, as `find` would answer, by a loop (no predicate closure per
+    // probe of a named port; performance only).
+    const ports = c.config.ports;
+    if (!ports) return undefined;
+    for (const p of ports) if (p.name === port) return p.containerPort;
+    return undefined;
   }
 
   /**
