@@ -71,4 +71,44 @@ describe('configMap volume files on the node', () => {
     fx.run(2 * 60_000);
     expect(fs.readFile(`${dir}/index.html`)).toBe('v1');
   });
+
+  it('emptyDir and hostPath (DirectoryOrCreate) directories removed on the node are made again by the next periodic sync', () => {
+    const fx = newKubeletFixture({ load: ['nginx:1.27'] });
+    fx.run(30_000);
+    const pod = fx.createPod(
+      {
+        metadata: { name: 'web', namespace: 'default' },
+        spec: {
+          containers: [
+            {
+              name: 'web',
+              image: 'nginx:1.27',
+              imagePullPolicy: 'IfNotPresent',
+              volumeMounts: [
+                { name: 'scratch', mountPath: '/scratch' },
+                { name: 'host', mountPath: '/host' },
+              ],
+            },
+          ],
+          volumes: [
+            { name: 'scratch', emptyDir: {} },
+            { name: 'host', hostPath: { path: '/srv/web-data', type: 'DirectoryOrCreate' } },
+          ],
+        },
+      },
+      'k8s-lab-worker',
+    );
+    fx.run(20_000);
+    expect(fx.pod('web')?.status?.phase).toBe('Running');
+    const fs = fx.node('k8s-lab-worker').machine.fs;
+    const scratch = `/var/lib/kubelet/pods/${pod.metadata.uid}/volumes/kubernetes.io~empty-dir/scratch`;
+    expect(fs.isDirectory(scratch)).toBe(true);
+    expect(fs.isDirectory('/srv/web-data')).toBe(true);
+    fx.run(2 * 60_000); // periodic syncs that change nothing
+    fs.rm(scratch, { recursive: true });
+    fs.rm('/srv/web-data', { recursive: true });
+    fx.run(2 * 60_000);
+    expect(fs.isDirectory(scratch)).toBe(true);
+    expect(fs.isDirectory('/srv/web-data')).toBe(true);
+  });
 });

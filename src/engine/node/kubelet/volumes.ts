@@ -479,6 +479,56 @@ export interface ProjectionMemo {
  */
 export interface VolumeMemo {
   list: readonly ProjectionMemo[];
+  /**
+   * The emptyDir and hostPath volumes' last answers (see `setUpVolumes`), made on a pod's first
+   * such volume (most pods have none).
+   */
+  local?: LocalVolumeMemo[];
+}
+
+/**
+ * An emptyDir or hostPath volume's answer of `setUpVolumes` (`vol`), for the pod spec generation
+ * `specGen`, and the node filesystem and its `generation()` right after the answer was made.
+ */
+export interface LocalVolumeMemo {
+  /** The volume's position in `spec.volumes` and its name. */
+  index: number;
+  name: string;
+  specGen: number;
+  fs: FileSystem;
+  fsGen: number;
+  vol: { source: MountSource; readOnly: boolean; dir?: string };
+}
+
+/**
+ * The memoised answer of emptyDir or hostPath volume `name` at position `index` of the pod's
+ * volumes, when it still holds. Why it is the answer the branch would give, with no side effect
+ * skipped: the branch reads only the volume spec (the same while `specGen` is: the volume at
+ * that position in a deepEqual pod spec; the position also keeps two volumes of one name apart), the pod
+ * UID (fixed per memo) and the filesystem. With the same filesystem at the same `generation()`
+ * as right after the answer was made, the tree is exactly as the branch left it: the directory
+ * (or file) it found or created still exists, so `mkdir`/`writeFile` would not run, every
+ * existence and type check answers as it did after that call, and a type check that fails
+ * threw then (nothing was kept). The source is a read-only record of the filesystem and the
+ * path (`nodeDirMount`: no state of its own), so the kept one serves as a new one would.
+ */
+function localVolumeHit(fs: FileSystem, memo: VolumeMemo | undefined, index: number, name: string, specGen: number): LocalVolumeMemo['vol'] | undefined {
+  const local = memo?.local;
+  if (!local) return undefined;
+  for (const m of local) {
+    if (m.index === index && m.name === name) return m.specGen === specGen && m.fs === fs && m.fsGen === fs.generation() ? m.vol : undefined;
+  }
+  return undefined;
+}
+
+/** Keep `vol` as the answer of emptyDir or hostPath volume `name` at `index` (see `localVolumeHit`), replacing an older one. */
+function rememberLocalVolume(fs: FileSystem, memo: VolumeMemo | undefined, index: number, name: string, specGen: number, vol: LocalVolumeMemo['vol']): void {
+  if (!memo) return;
+  const entry: LocalVolumeMemo = { index, name, specGen, fs, fsGen: fs.generation(), vol };
+  const local = (memo.local ??= []);
+  const i = local.findIndex((m) => m.index === index && m.name === name);
+  if (i === -1) local.push(entry);
+  else local[i] = entry;
 }
 
 /**
@@ -580,12 +630,22 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
   const uid = f.pod.metadata.uid!;
   const ns = f.pod.metadata.namespace ?? 'default';
   const out = new Map<string, { source: MountSource; readOnly: boolean; dir?: string }>();
+  // The volume's position in the list (the key of the local volumes' memo, with its name).
+  let index = -1;
   for (const v of (f.pod.spec?.volumes as Obj[] | undefined) ?? []) {
+    index++;
     const name = String(v.name);
     if (v.emptyDir !== undefined) {
+      const hit = localVolumeHit(fs, memo, index, name, specGen);
+      if (hit) {
+        out.set(name, hit);
+        continue;
+      }
       const dir = pluginDir(uid, name, 'empty-dir');
       if (!fs.isDirectory(dir)) fs.mkdir(dir, { parents: true });
-      out.set(name, { source: nodeDirMount(fs, dir), readOnly: false, dir });
+      const vol = { source: nodeDirMount(fs, dir), readOnly: false, dir };
+      out.set(name, vol);
+      rememberLocalVolume(fs, memo, index, name, specGen, vol);
     } else if (v.configMap || v.secret || v.projected || v.downwardAPI) {
       const m = memo?.list.find((x) => x.name === name);
       // An entry of the same spec generation was made for this pod and an equal volume spec:
@@ -623,6 +683,11 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       }
       out.set(name, { source, readOnly: true, dir });
     } else if (v.hostPath) {
+      const hit = localVolumeHit(fs, memo, index, name, specGen);
+      if (hit) {
+        out.set(name, hit);
+        continue;
+      }
       const hp = v.hostPath as Obj;
       const path = String(hp.path);
       const type = String(hp.type ?? '');
@@ -630,7 +695,9 @@ export function setUpVolumes(fs: FileSystem, f: PodFacts, src: ObjectSource, api
       if (type === 'FileOrCreate' && !fs.exists(path)) fs.writeFile(path, '');
       if (type === 'Directory' && !fs.isDirectory(path)) failMount(name, `hostPath type check failed: ${path} is not a directory`);
       if (type === 'File' && !fs.isFile(path)) failMount(name, `hostPath type check failed: ${path} is not a file`);
-      out.set(name, { source: fs.isFile(path) ? nodeDirMount(fs, path.slice(0, path.lastIndexOf('/')) || '/') : nodeDirMount(fs, path), readOnly: false, dir: path });
+      const vol = { source: fs.isFile(path) ? nodeDirMount(fs, path.slice(0, path.lastIndexOf('/')) || '/') : nodeDirMount(fs, path), readOnly: false, dir: path };
+      out.set(name, vol);
+      rememberLocalVolume(fs, memo, index, name, specGen, vol);
     } else if (v.persistentVolumeClaim) {
       const claim = String((v.persistentVolumeClaim as Obj).claimName);
       // Read only (the claim's volume name, the volume's path): the stored objects, no deep copy
