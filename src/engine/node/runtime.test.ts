@@ -355,6 +355,27 @@ describe('probes', () => {
     expect(rt.probe(id, probe).value).toEqual({ result: 'failure', output: 'HTTP probe failed with statuscode: 500' });
   });
 
+  it('probes of hostNetwork pods reach any hostNetwork listener of the node, as containers come and go', () => {
+    const { clock, rt, run } = setup();
+    const a = run('proxy-a', { name: 'goproxy', image: 'registry.k8s.io/goproxy:0.1', ports: [{ containerPort: 8080 }] }, { hostNetwork: true });
+    const b = run('web-b', { name: 'nginx', image: 'nginx:1.27' }, { hostNetwork: true });
+    clock.advance(15_000);
+    // b's probe of 8080 is answered by a's listener (one network namespace: the node's).
+    expect(rt.probe(b.id, { tcpSocket: { port: 8080 } }).value).toEqual({ result: 'success', output: '' });
+    rt.stopPodSandbox(a.sb);
+    rt.removePodSandbox(a.sb);
+    expect(rt.probe(b.id, { tcpSocket: { port: 8080 } }).value).toEqual({ result: 'failure', output: 'dial tcp 172.18.0.3:8080: connect: connection refused' });
+    run('proxy-c', { name: 'goproxy', image: 'registry.k8s.io/goproxy:0.1', ports: [{ containerPort: 8080 }] }, { hostNetwork: true });
+    clock.advance(15_000);
+    expect(rt.probe(b.id, { tcpSocket: { port: 8080 } }).value).toEqual({ result: 'success', output: '' });
+    // The same httpGet object probed again, then with another path: each answer is its own.
+    const http = { httpGet: { path: '/', port: 80 } };
+    expect(rt.probe(b.id, http).value?.result).toBe('success');
+    expect(rt.probe(b.id, http).value?.result).toBe('success');
+    http.httpGet.path = '/missing';
+    expect(rt.probe(b.id, http).value).toEqual({ result: 'failure', output: 'HTTP probe failed with statuscode: 404' });
+  });
+
   it('tcp probe example (goproxy): the port accepts', () => {
     const { clock, rt, run } = setup();
     const { id } = run('goproxy', { name: 'goproxy', image: 'registry.k8s.io/goproxy:0.1', ports: [{ containerPort: 8080 }] });

@@ -267,6 +267,18 @@ export interface ProbeSpec {
   timeoutSeconds?: number;
 }
 
+/** An HTTP probe's request and the inputs it was made from (see `Containerd.probeRequest`). */
+interface ProbeRequest {
+  readonly path: string;
+  readonly ip: string;
+  readonly port: number;
+  readonly userAgent: string;
+  readonly remoteAddr: string | undefined;
+  /** `ip:port`. */
+  readonly addr: string;
+  readonly req: HttpRequest;
+}
+
 /** A probe's outcome as the kubelet's prober reports it. */
 export interface ProbeResult {
   result: 'success' | 'failure';
@@ -1742,8 +1754,8 @@ export class Containerd {
       pending.resolve({ result: 'failure', output: `unable to find port "${String(target.port)}" in container ${c.config.name}`, errored: true });
       return pending;
     }
-    const addr = `${ip}:${port}`;
     if (probe.tcpSocket || probe.grpc) {
+      const addr = `${ip}:${port}`;
       const ok = this.acceptsOn(s, port);
       if (ok) pending.resolve({ result: 'success', output: '' });
       else if (probe.grpc) pending.resolve({ result: 'failure', output: `timeout: failed to connect service "${addr}" within ${timeoutMs / 1000}s` });
@@ -1753,9 +1765,8 @@ export class Containerd {
     const hg = probe.httpGet!;
     const path = hg.path ?? '/';
     const scheme = (hg.scheme ?? 'HTTP').toLowerCase();
-    const headers: Record<string, string> = { Host: addr, 'User-Agent': opts.userAgent ?? 'kube-probe/1.36', Accept: '*/*', Connection: 'close' };
-    for (const h of hg.httpHeaders ?? []) headers[h.name] = h.value;
-    const res = this.serveLocal(s, port, { method: 'GET', path: path.startsWith('/') ? path : `/${path}`, headers, remoteAddr: s.config.hostNetwork ? this.opts.nodeIP : this.gatewayIp });
+    const { addr, req } = this.probeRequest(hg, path, ip, port, opts.userAgent ?? 'kube-probe/1.36', s.config.hostNetwork ? this.opts.nodeIP : this.gatewayIp);
+    const res = this.serveLocal(s, port, req);
     const delay = res.delayMs ?? 0;
     let r: ProbeResult;
     if (delay > timeoutMs) {
@@ -1773,6 +1784,29 @@ export class Containerd {
     else this.clock.schedule(ms, () => pending.resolve(r), { label: `kubelet probe ${c.config.name}` });
     return pending;
   }
+
+  /**
+   * An HTTP probe's request to `ip:port` (and `ip:port` itself): GET of `path` (a leading `/`
+   * added), the kubelet's headers (`Host`, `User-Agent`, `Accept`, `Connection`, then the
+   * probe's own), from `remoteAddr`. A probe without headers of its own gets the request made
+   * for the same `httpGet` object at its last probe when every other input is equal (compared
+   * by value here), so equal by value to a new one; nothing that serves a request changes it,
+   * keeps it or compares it by identity (programs read its fields). Performance only: no
+   * headers and request objects per probe.
+   */
+  private probeRequest(hg: NonNullable<ProbeSpec['httpGet']>, path: string, ip: string, port: number, userAgent: string, remoteAddr: string | undefined): ProbeRequest {
+    const kept = hg.httpHeaders === undefined ? this.probeRequests.get(hg) : undefined;
+    if (kept !== undefined && kept.path === path && kept.ip === ip && kept.port === port && kept.userAgent === userAgent && kept.remoteAddr === remoteAddr) return kept;
+    const addr = `${ip}:${port}`;
+    const headers: Record<string, string> = { Host: addr, 'User-Agent': userAgent, Accept: '*/*', Connection: 'close' };
+    for (const h of hg.httpHeaders ?? []) headers[h.name] = h.value;
+    const made: ProbeRequest = { path, ip, port, userAgent, remoteAddr, addr, req: { method: 'GET', path: path.startsWith('/') ? path : `/${path}`, headers, remoteAddr } };
+    if (hg.httpHeaders === undefined) this.probeRequests.set(hg, made);
+    return made;
+  }
+
+  /** `probeRequest`'s last request per probe `httpGet` object (dropped with the object). */
+  private readonly probeRequests = new WeakMap<object, ProbeRequest>();
 
   // --- the pod network -----------------------------------------------------------------------
 
@@ -1795,7 +1829,12 @@ export class Containerd {
       }
       return undefined;
     }
-    for (const c of this.containers.values()) {
+    // `s` is a hostNetwork sandbox here: the loop over every container (in `containers` order)
+    // can match only containers whose sandbox is a hostNetwork one (`cs === s` is one of them).
+    // It runs over `hostNetworkContainers()`, exactly those containers in that order, with the
+    // same checks in the same order (performance only: no pass over every record of the node,
+    // and no iterator step per record, on each probe of a control-plane pod).
+    for (const c of this.hostNetworkContainers()) {
       if (c.state !== 'CONTAINER_RUNNING' || !c.program) continue;
       const cs = this.sandboxes.get(c.sandboxId);
       if (!cs || cs.state !== 'SANDBOX_READY') continue;
@@ -1803,6 +1842,25 @@ export class Containerd {
     }
     return undefined;
   }
+
+  /**
+   * The containers whose sandbox is a hostNetwork one, in `containers` order. Kept with the
+   * `stateGeneration` it was listed at: every insertion into or removal from `containers` and
+   * `sandboxes` bumps it (`podChanged`/`sandboxChanged`), and a container's `sandboxId` and a
+   * sandbox's `config` are fixed per record, so with the same generation the same containers
+   * have the same sandboxes and the list is the one a new pass would make.
+   */
+  private hostNetworkContainers(): readonly ContainerRec[] {
+    const memo = this.hostNetworkMemo;
+    if (memo !== undefined && memo.gen === this.stateGeneration) return memo.list;
+    const list: ContainerRec[] = [];
+    for (const c of this.containers.values()) if (this.sandboxes.get(c.sandboxId)?.config.hostNetwork) list.push(c);
+    this.hostNetworkMemo = { gen: this.stateGeneration, list };
+    return list;
+  }
+
+  /** `hostNetworkContainers`' last list and the `stateGeneration` it was made at. */
+  private hostNetworkMemo: { gen: number; list: ContainerRec[] } | undefined;
 
   private serveLocal(s: SandboxRec, port: number, req: HttpRequest): HttpOutcome {
     const c = this.listenerOn(s, port);
