@@ -321,10 +321,16 @@ export class EventCorrelator {
     this.own = { source: source.component + (source.host ?? ''), component: source.component, host: source.host ?? '' };
   }
 
-  /** `EventCorrelate`: what to write for `ev` (a fresh event from `makeEvent`). */
-  correlate(ev: CoreEvent): CorrelateResult {
+  /**
+   * `EventCorrelate`: what to write for `ev` (a fresh event from `makeEvent`). `ev` is not
+   * changed, unless `owned` is true: the caller gives `ev` up (never reads or writes it again),
+   * so the result may be `ev` itself, changed, instead of a copy (performance only: the copy
+   * would be an object nobody else holds, with the same fields in the same order).
+   */
+  correlate(ev: CoreEvent, owned = false): CorrelateResult {
     const [aggregated, key] = this.aggregate(ev);
-    const { event, patch } = this.observe(aggregated, key);
+    // The combined event is made by `aggregate` for this call alone: also the caller's to change.
+    const { event, patch } = this.observe(aggregated, key, owned || aggregated !== ev);
     return { event, patch, skip: this.filter(event), eventKey: aggregated === ev ? key : undefined };
   }
 
@@ -381,9 +387,12 @@ export class EventCorrelator {
     return [combined, aggregateLogKey(ev, this.own)];
   }
 
-  /** `eventLogger.eventObserve`: a key seen before becomes a patch of count/lastTimestamp/message. */
-  private observe(ev: CoreEvent, key: string): { event: CoreEvent; patch?: CorrelateResult['patch'] } {
-    const event: CoreEvent = { ...ev, metadata: { ...ev.metadata } };
+  /**
+   * `eventLogger.eventObserve`: a key seen before becomes a patch of count/lastTimestamp/message.
+   * `owned`: `ev` is the caller's to change (see `correlate`), so it is used instead of a copy.
+   */
+  private observe(ev: CoreEvent, key: string, owned: boolean): { event: CoreEvent; patch?: CorrelateResult['patch'] } {
+    const event: CoreEvent = owned ? ev : { ...ev, metadata: { ...ev.metadata } };
     // get, then add under the same key (see Lru.entry).
     const entry = this.logs.entry(key);
     const last = entry?.value;
@@ -449,6 +458,11 @@ export class EventRecorder {
   private readonly rng: Rng;
   private readonly sink?: (e: LocalEventRecord) => void;
   private readonly correlator: EventCorrelator;
+  /**
+   * Every event's `source` (one object per recorder, performance only: nothing changes an
+   * event's source, and the API server stores a copy of it).
+   */
+  private readonly source: EventSource;
   private queue: Pending[] = [];
   private timer: Timer | undefined;
   /** The last name's Unix ns (starts at 0). */
@@ -464,6 +478,7 @@ export class EventRecorder {
     this.component = opts.component;
     this.host = opts.host;
     this.sink = opts.sink;
+    this.source = opts.host ? { component: opts.component, host: opts.host } : { component: opts.component };
     this.correlator = new EventCorrelator(opts.clock, (name) => `${name}.${unixNanosHex(this.nextNs())}`, { component: opts.component, host: opts.host });
   }
 
@@ -486,7 +501,7 @@ export class EventRecorder {
       involvedObject: ref,
       reason,
       message,
-      source: this.host ? { component: this.component, host: this.host } : { component: this.component },
+      source: this.source,
       firstTimestamp: ts,
       lastTimestamp: ts,
       count: 1,
@@ -538,7 +553,8 @@ export class EventRecorder {
     while (!this.stopped && this.queue.length > 0) {
       const p = this.queue[0];
       if (!p.result) {
-        p.result = this.correlator.correlate(p.event);
+        // The recorder gives its event up: only `p.result` is read from here on.
+        p.result = this.correlator.correlate(p.event, true);
         if (p.result.skip) {
           this.dropped++;
           this.queue.shift();
@@ -584,8 +600,15 @@ export class EventRecorder {
         }
       }
       if (!stored) {
-        const body: CoreEvent = { ...event, metadata: { ...event.metadata } };
-        delete body.metadata.resourceVersion;
+        // The body is `event` less its resourceVersion. Without that field the body is `event`
+        // itself (performance only: the API server copies what it stores and changes nothing
+        // of its input, so a copy equal to `event` would be read the same; a name bump below
+        // sets the name of both anyway).
+        let body = event;
+        if ('resourceVersion' in event.metadata) {
+          body = { ...event, metadata: { ...event.metadata } };
+          delete body.metadata.resourceVersion;
+        }
         for (let i = 0; ; i++) {
           try {
             stored = this.api.create(body, { fieldManager: this.component, sharedResult: true });

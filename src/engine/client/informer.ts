@@ -605,15 +605,21 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (!old) this.count++;
     const indexers = this.indexers;
     if (indexers.length > 0) {
-      const key = metaNamespaceKey(obj);
+      // The key is made only when an index changes (performance only: an update rarely moves
+      // an object in any index; the key is a pure function of `obj`'s namespace and name, which
+      // `old` shares, so making it later gives the same string).
+      let key: string | undefined;
       for (let i = 0; i < indexers.length; i++) {
         const { fn, index } = indexers[i];
         const newValues = fn(obj);
         if (old) {
           const oldValues = fn(old);
           if (sameValues(oldValues, newValues)) continue;
+          key ??= metaNamespaceKey(obj);
           for (const v of oldValues) removeFromIndex(index, v, key);
         }
+        if (newValues.length === 0) continue;
+        key ??= metaNamespaceKey(obj);
         for (const v of newValues) addToIndex(index, v, key);
       }
     }
