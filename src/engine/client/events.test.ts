@@ -301,4 +301,19 @@ describe('unixNanosHex: the hex Unix nanoseconds of Event names, without BigInt'
     }
     for (const [ms, extra] of cases) expect(unixNanosHex({ ms, extra })).toBe((BigInt(ms) * 1_000_000n + BigInt(extra)).toString(16));
   });
+
+  it('is %x around the 2^28 boundaries of its digit parts, and for spread-out values', () => {
+    const cases: [number, number][] = [];
+    // ms * 1e6 / 2^20 near multiples of 2^28 (the split of the high digits).
+    for (const k of [1, 2, 3, 255, 4096, 65535]) {
+      const ms = Math.floor((k * 2 ** 28 * 2 ** 20) / 1e6);
+      for (const d of [-2, -1, 0, 1, 2]) for (const extra of [0, 1, 999_999]) cases.push([ms + d, extra]);
+    }
+    let x = 12345;
+    for (let i = 0; i < 2000; i++) {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      cases.push([x * 2048 + (i % 2048), i % 7 === 0 ? x % 3_000_000 : i % 5]);
+    }
+    for (const [ms, extra] of cases) expect(unixNanosHex({ ms, extra })).toBe((BigInt(ms) * 1_000_000n + BigInt(extra)).toString(16));
+  });
 });

@@ -654,7 +654,20 @@ export function unixNanosHex(n: UnixNanos): string {
   const carry = Math.floor(b / 1048576);
   const rest = b - carry * 1048576;
   const a = hi * 1e6 + carry;
-  return a > 0 ? a.toString(16) + rest.toString(16).padStart(5, '0') : rest.toString(16);
+  return a > 0 ? hexOfInteger(a) + rest.toString(16).padStart(5, '0') : rest.toString(16);
+}
+
+/**
+ * `x.toString(16)` for an integer 0 <= x < 2^53, from two parts below 2^28 (performance only:
+ * V8 formats such small integers on a fast path, a larger double in radix 16 on a slow one).
+ * `x = h * 2^28 + l`: the high part's digits, then the low part's as exactly seven (2^28 is
+ * seven hex digits), are the digits of x.
+ */
+function hexOfInteger(x: number): string {
+  if (x < 0x10000000) return x.toString(16);
+  const h = Math.floor(x / 0x10000000);
+  const l = x - h * 0x10000000;
+  return h.toString(16) + l.toString(16).padStart(7, '0');
 }
 
 function isInvolvedObject(o: KubeObject | InvolvedObject): o is InvolvedObject {
