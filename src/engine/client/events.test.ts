@@ -291,6 +291,26 @@ describe('EventCorrelator: its LRU caches (groupcache/lru, 4096 entries)', () =>
     expect(c.correlate(ev('b0', 2)).patch).toBeUndefined();
     expect(c.correlate(ev('a', 2)).patch?.count).toBe(3);
   });
+
+  it('updateState records what the server stored, right after its correlation or after others', () => {
+    const c = new EventCorrelator(new Clock(), (n) => `${n}.agg`);
+    const stored = (r: { event: CoreEvent }, rv: string, count = r.event.count): CoreEvent => ({ ...r.event, count, metadata: { ...r.event.metadata, resourceVersion: rv } });
+    // Right after: the write's own entry.
+    const a = c.correlate(ev('a', 0));
+    c.updateState(stored(a, '11'), a);
+    expect(c.correlate(ev('a', 1)).event.metadata).toEqual({ name: 'a.0', namespace: 'default', resourceVersion: '11' });
+    // After another correlation, and with a count the server changed.
+    const b = c.correlate(ev('b', 0));
+    const x = c.correlate(ev('x', 0));
+    c.updateState(stored(b, '12', 5), b);
+    c.updateState(stored(x, '13'), x);
+    const b2 = c.correlate(ev('b', 1));
+    expect(b2.event.metadata.resourceVersion).toBe('12');
+    expect(b2.patch?.count).toBe(6);
+    // Without the correlation result: the key is made from the stored event.
+    c.updateState(stored(x, '14', 9));
+    expect(c.correlate(ev('x', 1)).patch?.count).toBe(10);
+  });
 });
 
 describe('unixNanosHex: the hex Unix nanoseconds of Event names, without BigInt', () => {

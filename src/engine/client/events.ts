@@ -142,6 +142,14 @@ class Lru<V> {
       this.touch(e);
       return;
     }
+    this.insert(k, v);
+  }
+  /**
+   * `add` of a key that is not in the cache (the caller's `entry(k)` just returned undefined, and
+   * nothing changed the cache since): the new entry, without looking the key up again
+   * (performance only: what `add` does after its lookup misses). Returns the entry.
+   */
+  insert(k: string, v: V): LruEntry<V> {
     const n: LruEntry<V> = { key: k, value: v, older: this.newest, newer: undefined };
     if (this.newest) this.newest.newer = n;
     else this.oldest = n;
@@ -154,6 +162,14 @@ class Lru<V> {
       else this.newest = undefined;
       this.map.delete(o.key);
     }
+    return n;
+  }
+  /**
+   * True when `e` is the most recently used entry, so in the cache (an entry is in the recency
+   * list exactly while it is in the map): `add(e.key, v)` is then `e.value = v`.
+   */
+  isNewest(e: LruEntry<V>): boolean {
+    return this.newest === e;
   }
   /** Make `e` the most recently used. */
   private touch(e: LruEntry<V>): void {
@@ -341,13 +357,22 @@ export class EventCorrelator {
    */
   updateState(stored: CoreEvent, written?: CorrelateResult): void {
     const key = written?.eventKey !== undefined && sameKeyFields(stored, written.event) ? written.eventKey : eventKey(stored, this.own);
-    this.logs.add(key, {
+    const log: EventLog = {
       count: stored.count,
       firstTimestamp: stored.firstTimestamp,
       name: stored.metadata.name!,
       resourceVersion: stored.metadata.resourceVersion,
-    });
+    };
+    // The entry the last observe stored is still the newest under this key (nothing used the
+    // cache since, the usual case: the write follows its correlation): `add` would find it and
+    // only set its value (performance only: no lookup of the long key).
+    const last = this.lastLogEntry;
+    if (last !== undefined && last.key === key && this.logs.isNewest(last)) last.value = log;
+    else this.logs.add(key, log);
   }
+
+  /** The event-log entry the last `observe` stored or updated (see `updateState`). */
+  private lastLogEntry: LruEntry<EventLog> | undefined;
 
   /** `EventAggregator.EventAggregate`. */
   private aggregate(ev: CoreEvent): [CoreEvent, string] {
@@ -362,7 +387,7 @@ export class EventCorrelator {
     else if (!record.localKeys.includes(localKey)) record.localKeys.push(localKey);
     record.lastMs = now;
     if (entry) entry.value = record;
-    else this.aggregates.add(aggKey, record);
+    else this.aggregates.insert(aggKey, record);
     if (record.localKeys.length < AGGREGATE_MAX_EVENTS) return [ev, eventKey(ev, this.own)];
     // Go's PopAny removes an arbitrary member (map order); we remove the oldest, deterministically.
     record.localKeys.shift();
@@ -405,8 +430,8 @@ export class EventCorrelator {
       patch = { count: event.count, lastTimestamp: event.lastTimestamp, message: event.message };
     }
     const log: EventLog = { count: event.count, firstTimestamp: event.firstTimestamp, name: event.metadata.name!, resourceVersion: event.metadata.resourceVersion };
+    this.lastLogEntry = entry ?? this.logs.insert(key, log);
     if (entry) entry.value = log;
-    else this.logs.add(key, log);
     return { event, patch };
   }
 
@@ -417,7 +442,7 @@ export class EventCorrelator {
     const entry = this.spam.entry(k);
     const bucket = entry?.value ?? new TokenBucket(this.clock, SPAM_QPS, SPAM_BURST);
     const drop = !bucket.tryAccept();
-    if (!entry) this.spam.add(k, bucket);
+    if (!entry) this.spam.insert(k, bucket);
     return drop;
   }
 }
