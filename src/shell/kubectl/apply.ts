@@ -128,13 +128,22 @@ export function dryRunSuffix(mode: 'none' | 'client' | 'server'): string {
   return mode === 'client' ? ' (dry run)' : mode === 'server' ? ' (server dry run)' : '';
 }
 
-function applyOne(env: Env, item: SourcedObject, type: ResourceType, dryRun: 'none' | 'client' | 'server', output: string, printer: ResultPrinter): void {
+/**
+ * A manifest's object as apply (and diff) send it: a copy with the namespace the builder gives it
+ * (`-n`, the kubeconfig's, `default`) set for a namespaced kind and removed for a cluster-scoped
+ * one. Returns the copy, its namespace (undefined for a cluster-scoped kind) and its name (empty when it has none).
+ */
+export function requestObject(env: Env, item: SourcedObject, type: ResourceType): { obj: KubeObject; ns: string | undefined; name: string } {
   const obj = JSON.parse(JSON.stringify(item.object)) as KubeObject;
   const ns = objectNamespace(env, type, obj);
   obj.metadata = obj.metadata ?? {};
   if (type.namespaced) obj.metadata.namespace = ns;
   else delete obj.metadata.namespace;
-  const name = obj.metadata.name ?? '';
+  return { obj, ns, name: obj.metadata.name ?? '' };
+}
+
+function applyOne(env: Env, item: SourcedObject, type: ResourceType, dryRun: 'none' | 'client' | 'server', output: string, printer: ResultPrinter): void {
+  const { obj, ns, name } = requestObject(env, item, type);
   if (!name && obj.metadata.generateName) throw fail(`from ${obj.metadata.generateName}: cannot use generate name with apply`);
   const fieldManager = env.flags.str('field-manager') || (env.flags.bool('server-side') ? 'kubectl' : 'kubectl-client-side-apply');
   let live: KubeObject | undefined;

@@ -29,8 +29,8 @@ import { ApiError } from '../../engine/api/errors';
 import { planApply } from '../../engine/api/apply';
 import { parseLabelSelector } from '../../engine/api/labels';
 import { CmdError, addSourceToErr, discover, formatErrors, type Env } from './env';
-import { objectNamespace, readManifestFlags, type SourcedObject } from './builder';
-import { mapObjectTypes } from './apply';
+import { readManifestFlags, type SourcedObject } from './builder';
+import { mapObjectTypes, requestObject } from './apply';
 import { withWarnings } from './field-validation';
 import { printYaml } from '../printers/formats';
 import { formatRfc3339 } from '../../engine/clock';
@@ -96,12 +96,7 @@ function run(env: Env): number {
 
 /** The file name of diff.go's `InfoObject.Name()` and the object's LIVE and MERGED versions. */
 function versions(env: Env, item: SourcedObject, type: ResourceType): { name: string; live: KubeObject | undefined; merged: KubeObject } {
-  const obj = JSON.parse(JSON.stringify(item.object)) as KubeObject;
-  const ns = objectNamespace(env, type, obj);
-  obj.metadata = obj.metadata ?? {};
-  if (type.namespaced) obj.metadata.namespace = ns;
-  else delete obj.metadata.namespace;
-  const name = obj.metadata.name ?? '';
+  const { obj, ns, name } = requestObject(env, item, type);
   const fileName = `${type.group ? `${type.group}.` : ''}${type.version}.${type.kind}.${type.namespaced ? ns : ''}.${name}`;
   const serverSide = env.flags.bool('server-side');
   const fieldManager = env.flags.str('field-manager') || (serverSide ? 'kubectl' : 'kubectl-client-side-apply');
