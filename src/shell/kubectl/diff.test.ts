@@ -77,5 +77,8 @@ describe('kubectl diff', () => {
     expect(b.run('kubectl diff')).toEqual({ stdout: '', stderr: 'error: must specify one of -f and -k\n', code: 2 });
     expect(b.run('kubectl diff -f /nope.yaml')).toMatchObject({ stderr: 'error: the path "/nope.yaml" does not exist\n', code: 2 });
     expect(b.run('kubectl diff -f /x.yaml extra')).toMatchObject({ code: 2 });
+    // The dry run's error as the server gave it: diff.go does not add apply's `error when creating "..."`.
+    b.files.write('/cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  namespace: nope\n');
+    expect(b.run('kubectl diff -f /cm.yaml')).toEqual({ stdout: '', stderr: 'Error from server (NotFound): namespaces "nope" not found\n', code: 2 });
   });
 });

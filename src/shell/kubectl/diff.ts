@@ -28,7 +28,7 @@ import type { ResourceType } from '../../engine/api/registry';
 import { ApiError } from '../../engine/api/errors';
 import { planApply } from '../../engine/api/apply';
 import { parseLabelSelector } from '../../engine/api/labels';
-import { CmdError, addSourceToErr, discover, formatErrors, type Env } from './env';
+import { CmdError, discover, formatErrors, type Env } from './env';
 import { readManifestFlags, type SourcedObject } from './builder';
 import { mapObjectTypes, requestObject } from './apply';
 import { withWarnings } from './field-validation';
@@ -103,25 +103,18 @@ function versions(env: Env, item: SourcedObject, type: ResourceType): { name: st
   // resource.Helper without WithFieldValidation: the server's default, Warn (its warnings printed as they come).
   const warnings: string[] = [];
   const opts = { fieldManager, dryRun: true, fieldValidation: 'Warn' as const, warnings };
-  let live: KubeObject | undefined;
-  try {
-    live = env.api.tryGet(type, ns, name);
-  } catch (e) {
-    throw addSourceToErr(`retrieving current configuration of:\nResource: "${type.group ? `${type.group}/` : ''}${type.version}, Resource=${type.resource}", GroupVersionKind: "${type.group ? `${type.group}/` : ''}${type.version}, Kind=${type.kind}"\nName: "${name}", Namespace: "${type.namespaced ? ns : ''}"\nfrom server for:`, item.source, e);
-  }
+  // diff.go returns the GET's, the dry-run create's and the patcher's errors as they are (only
+  // apply's caller wraps them with the source: `error when creating "x.yaml": ...`).
+  const live = env.api.tryGet(type, ns, name);
   const plan = planApply(obj, live, type.kind, !!type.custom);
-  try {
-    // withWarnings: the warnings of a failed dry run are printed too, before its error.
-    const merged = withWarnings(env, warnings, (): KubeObject => {
-      if (plan.action === 'create') return env.api.create(serverSide ? obj : plan.object, { ...opts, namespace: ns });
-      // patcher.go: an empty patch is not sent; the merged object is the live one.
-      if (plan.action === 'unchanged') return live!;
-      return env.api.patch(type, ns, name, plan.patchType, plan.patch, opts);
-    });
-    return { name: fileName, live, merged };
-  } catch (e) {
-    throw addSourceToErr(plan.action === 'create' ? 'creating' : 'applying patch', item.source, e);
-  }
+  // withWarnings: the warnings of a failed dry run are printed too, before its error.
+  const merged = withWarnings(env, warnings, (): KubeObject => {
+    if (plan.action === 'create') return env.api.create(serverSide ? obj : plan.object, { ...opts, namespace: ns });
+    // patcher.go: an empty patch is not sent; the merged object is the live one.
+    if (plan.action === 'unchanged') return live!;
+    return env.api.patch(type, ns, name, plan.patchType, plan.patch, opts);
+  });
+  return { name: fileName, live, merged };
 }
 
 /** diff.go's Printer: YAML without managedFields (unless --show-managed-fields). */
