@@ -690,12 +690,11 @@ export class ApiServer {
    */
   create(input: KubeObject, opts: RequestOptions & { namespace?: string } = {}): KubeObject {
     this.checkAvailable();
+    const t = this.typeOfObject(input);
     // A served version that is not the storage version: converted in, stored, converted out.
-    const conv = this.registry.byKind(input.apiVersion, input.kind)?.conversion;
-    if (conv) return conv.fromStorage(this.create(conv.toStorage(input), opts));
+    if (t.conversion) return t.conversion.fromStorage(this.create(t.conversion.toStorage(input), opts));
     // The size check and the server's copy of the body in one walk (see checkSizeAndCopy).
     let copy = this.checkSizeAndCopy(input);
-    const t = this.typeOfObject(input);
     if (opts.fieldValidation) {
       input = warn(opts, this.decode(t, input, opts.fieldValidation));
       copy = undefined;
@@ -763,12 +762,12 @@ export class ApiServer {
    */
   update(input: KubeObject, opts: RequestOptions & { subresource?: 'status' } = {}): KubeObject {
     this.checkAvailable();
-    const view = this.registry.byKind(input.apiVersion, input.kind);
-    if (view?.conversion) {
-      const storage = this.storageTypeOf(view);
-      const ns = view.namespaced ? input.metadata?.namespace || 'default' : undefined;
-      const stored = this.store.getByName(typeKeyOf(storage), ns, input.metadata?.name ?? '');
-      return view.conversion.fromStorage(this.update(view.conversion.toStorage(input, stored), opts));
+    const t = this.typeOfObject(input);
+    if (t.conversion) {
+      // A served version that is not the storage version: converted against the stored object.
+      const ns = t.namespaced ? input.metadata?.namespace || 'default' : undefined;
+      const stored = this.store.getByName(typeKeyOf(t), ns, input.metadata?.name ?? '');
+      return t.conversion.fromStorage(this.update(t.conversion.toStorage(input, stored), opts));
     }
     // A main-resource write checks the size and copies the body in one walk (see
     // checkSizeAndCopy); a /status write copies only the status, and its size check reuses the
@@ -778,7 +777,6 @@ export class ApiServer {
     let status: StatusCopy | undefined;
     if (opts.subresource === 'status') status = this.checkStatusSize(input);
     else copy = this.checkSizeAndCopy(input);
-    const t = this.typeOfObject(input);
     if (opts.fieldValidation) {
       input = warn(opts, this.decode(t, input, opts.fieldValidation));
       copy = undefined;
