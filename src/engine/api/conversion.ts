@@ -16,6 +16,13 @@
  *   `autoscaling.alpha.kubernetes.io/conditions` annotation (JSON, Go field order).
  * Left out: the `autoscaling.alpha.kubernetes.io/metrics`, `current-metrics` and `behavior`
  * annotations of other metric types.
+ *
+ * Also served: events.k8s.io/v1 Events over the core/v1 Event store (one resource, two views, as
+ * kube-apiserver keeps them: pkg/registry/events serves the core event storage), converted as
+ * pkg/apis/events/v1/conversion.go does (`regarding` <-> `involvedObject`, `note` <-> `message`,
+ * `deprecatedSource`/`deprecatedFirstTimestamp`/`deprecatedLastTimestamp`/`deprecatedCount` <->
+ * `source`/`firstTimestamp`/`lastTimestamp`/`count`, `reportingController` <->
+ * `reportingComponent`; the rest by name).
  */
 import type { KubeObject } from './types';
 
@@ -26,6 +33,11 @@ type Any = any;
 export interface Conversion {
   /** The storage version (`v2`). */
   storageVersion: string;
+  /**
+   * The storage version's group when it is another group's resource of the same name and kind
+   * (events.k8s.io/v1 Events are stored as core/v1 Events: `''`); absent: the served group.
+   */
+  storageGroup?: string;
   /** The request's object in the storage version; `stored`, when given, is the object it replaces. */
   toStorage(obj: KubeObject, stored?: KubeObject): KubeObject;
   /** The stored object in the served version. */
@@ -112,5 +124,56 @@ export const HPA_V1: Conversion = {
       metadata.annotations = { ...(metadata.annotations ?? {}), [CONDITIONS_ANNOTATION]: JSON.stringify(conds) };
     }
     return { apiVersion: 'autoscaling/v1', kind: v2.kind, metadata, spec: v1Spec, status } as KubeObject;
+  },
+};
+
+/**
+ * events.k8s.io/v1 Event <-> core/v1 Event (pkg/apis/events/v1/conversion.go with the generated
+ * field-by-name conversions). The fields come out in the Go structs' JSON order with their
+ * `omitempty` rules: core/v1 always has `source`, `firstTimestamp`/`lastTimestamp`/`eventTime`
+ * (null when unset), `reportingComponent` and `reportingInstance`; events.k8s.io/v1 always has
+ * `eventTime` (null when unset) and `deprecatedFirstTimestamp`/`deprecatedLastTimestamp` (Times
+ * marshal as null), omits empty strings and `deprecatedCount: 0` (`deprecatedSource`, a struct, is always there).
+ */
+export const EVENTS_V1: Conversion = {
+  storageVersion: 'v1',
+  storageGroup: '',
+  toStorage(obj: KubeObject): KubeObject {
+    const e: Any = obj;
+    const out: Any = { apiVersion: 'v1', kind: 'Event', metadata: { ...(e.metadata ?? {}) } };
+    out.involvedObject = { ...(e.regarding ?? {}) };
+    if (e.reason !== undefined) out.reason = e.reason;
+    if (e.note !== undefined) out.message = e.note;
+    out.source = { ...(e.deprecatedSource ?? {}) };
+    out.firstTimestamp = e.deprecatedFirstTimestamp ?? null;
+    out.lastTimestamp = e.deprecatedLastTimestamp ?? null;
+    if (e.deprecatedCount) out.count = e.deprecatedCount;
+    if (e.type !== undefined) out.type = e.type;
+    out.eventTime = e.eventTime ?? null;
+    if (e.series) out.series = { ...e.series };
+    if (e.action !== undefined) out.action = e.action;
+    if (e.related) out.related = { ...e.related };
+    out.reportingComponent = e.reportingController ?? '';
+    out.reportingInstance = e.reportingInstance ?? '';
+    return out as KubeObject;
+  },
+  fromStorage(obj: KubeObject): KubeObject {
+    const e: Any = obj;
+    const out: Any = { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: e.metadata };
+    out.eventTime = e.eventTime ?? null;
+    if (e.series) out.series = e.series;
+    if (e.reportingComponent) out.reportingController = e.reportingComponent;
+    if (e.reportingInstance) out.reportingInstance = e.reportingInstance;
+    if (e.action) out.action = e.action;
+    if (e.reason) out.reason = e.reason;
+    out.regarding = e.involvedObject ?? {};
+    if (e.related) out.related = e.related;
+    if (e.message) out.note = e.message;
+    if (e.type) out.type = e.type;
+    out.deprecatedSource = e.source ?? {};
+    out.deprecatedFirstTimestamp = e.firstTimestamp ?? null;
+    out.deprecatedLastTimestamp = e.lastTimestamp ?? null;
+    if (e.count) out.deprecatedCount = e.count;
+    return out as KubeObject;
   },
 };

@@ -6,7 +6,7 @@
  * Source: `kubectl api-resources` on a kind v1.32 cluster; staging/src/k8s.io/api/*.
  */
 
-import { HPA_V1, type Conversion } from './conversion';
+import { EVENTS_V1, HPA_V1, type Conversion } from './conversion';
 
 /** One served resource type. */
 export interface ResourceType {
@@ -125,7 +125,8 @@ export const BUILTIN_TYPES: ResourceType[] = [
   rt('certificates.k8s.io', 'v1', 'CertificateSigningRequest', 'certificatesigningrequests', ['csr'], false, { status: true }),
   rt('coordination.k8s.io', 'v1', 'Lease', 'leases', [], true),
   rt('discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices', [], true),
-  rt('events.k8s.io', 'v1', 'Event', 'events', ['ev'], true),
+  // Stored as core/v1 Events (one resource, two views; conversion.ts).
+  rt('events.k8s.io', 'v1', 'Event', 'events', ['ev'], true, { conversion: EVENTS_V1 }),
   rt('flowcontrol.apiserver.k8s.io', 'v1', 'FlowSchema', 'flowschemas', [], false, { status: true }),
   rt('flowcontrol.apiserver.k8s.io', 'v1', 'PriorityLevelConfiguration', 'prioritylevelconfigurations', [], false, { status: true }),
   rt('networking.k8s.io', 'v1', 'IngressClass', 'ingressclasses', [], false),

@@ -234,10 +234,14 @@ function bySeq(a: Watcher, b: Watcher): number {
 /** Type keys by type object (performance only: one string per type, its hash computed once). */
 const typeKeys = new WeakMap<ResourceType, string>();
 
+/**
+ * The store key of a type: `group/resource` of the stored version (a served version converted to
+ * another group's resource, events.k8s.io/v1 Events, shares that resource's objects).
+ */
 function typeKeyOf(t: ResourceType): string {
   let k = typeKeys.get(t);
   if (k === undefined) {
-    k = `${t.group}/${t.resource}`;
+    k = `${t.conversion?.storageGroup ?? t.group}/${t.resource}`;
     typeKeys.set(t, k);
   }
   return k;
@@ -413,7 +417,8 @@ export class ApiServer {
   /** The stored type behind a served version (itself for the storage version). */
   storageTypeOf(t: ResourceType): ResourceType {
     if (!t.conversion) return t;
-    return this.registry.byKind(t.group ? `${t.group}/${t.conversion.storageVersion}` : t.conversion.storageVersion, t.kind) ?? t;
+    const group = t.conversion.storageGroup ?? t.group;
+    return this.registry.byKind(group ? `${group}/${t.conversion.storageVersion}` : t.conversion.storageVersion, t.kind) ?? t;
   }
 
   // ---------------------------------------------------------------- reads
@@ -583,7 +588,10 @@ export class ApiServer {
       else evType = undefined;
     }
     if (!evType) return;
-    w.pending.push(this.watchEvent(evType, obj));
+    // A watch in a served version that is not the storage version sees the object in its
+    // version (the watch cache converts each event for the watcher's version).
+    if (w.type.conversion) w.pending.push({ type: evType, object: w.type.conversion.fromStorage(obj) });
+    else w.pending.push(this.watchEvent(evType, obj));
     this.scheduleFlush(w, false);
   }
 
@@ -974,8 +982,8 @@ export class ApiServer {
    */
   delete(type: string | ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): KubeObject {
     this.checkAvailable();
-    if (typeof type !== 'string' && type.conversion) return type.conversion.fromStorage(this.delete(this.storageTypeOf(type), namespace, name, opts));
     const t = this.resolveType(type);
+    if (t.conversion) return t.conversion.fromStorage(this.delete(this.storageTypeOf(t), namespace, name, opts));
     const ns = t.namespaced ? namespace || 'default' : undefined;
     const old = this.store.getByName(typeKeyOf(t), ns, name);
     if (!old) throw errors.notFound(t.resource, t.group, name);

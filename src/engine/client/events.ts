@@ -563,13 +563,7 @@ export class EventRecorder {
 
   /** Unix time in ns for a new name: strictly increasing per recorder (names stay unique). */
   private nextNs(): UnixNanos {
-    const ms = this.clock.epochMs + this.clock.now();
-    if (!Number.isInteger(ms)) BigInt(ms); // RangeError, as the BigInt arithmetic this replaces
-    const last = this.lastNs;
-    // ms * 1e6 <= last (the product is only inexact far above any `extra`: the test holds).
-    const ns = (ms - last.ms) * 1e6 <= last.extra ? { ms: last.ms, extra: last.extra + 1 } : { ms, extra: 0 };
-    this.lastNs = ns;
-    return ns;
+    return (this.lastNs = nextUnixNanos(this.clock, this.lastNs));
   }
 
   /** Write queued events in order until one needs a retry (`recordToSink`). */
@@ -666,6 +660,18 @@ export interface UnixNanos {
   ms: number;
   /** Nanoseconds on top of `ms * 1e6` (>= 0, integer). */
   extra: number;
+}
+
+/**
+ * The Unix time in ns of an Event name made now, after `last` (the recorder's previous one):
+ * the clock's time, or `last` plus 1 ns when the clock has not passed it (real clocks give
+ * distinct nanoseconds; names must stay unique). Errors: RangeError for a non-integer time.
+ */
+export function nextUnixNanos(clock: Clock, last: UnixNanos): UnixNanos {
+  const ms = clock.epochMs + clock.now();
+  if (!Number.isInteger(ms)) BigInt(ms); // RangeError, as the BigInt arithmetic this replaces
+  // ms * 1e6 <= last (the product is only inexact far above any `extra`: the test holds).
+  return (ms - last.ms) * 1e6 <= last.extra ? { ms: last.ms, extra: last.extra + 1 } : { ms, extra: 0 };
 }
 
 /**

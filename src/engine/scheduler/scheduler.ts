@@ -25,7 +25,7 @@ import { ApiError } from '../api/errors';
 import type { ApiServer } from '../api/server';
 import { deepCopy, deepEqual, type KubeObject } from '../api/types';
 import { SharedInformerFactory, type Informer, type Lister } from '../client/informer';
-import { EventRecorder } from '../client/events';
+import { EventsV1Recorder } from '../client/eventsv1';
 import { LeaderElector } from '../client/leaderelection';
 import type { ProcessOptions } from '../controllers/manager';
 import { noTrace, type TraceFn, type TraceObjectRef } from '../trace';
@@ -106,7 +106,7 @@ export function numFeasibleNodesToFind(percentage: number, numAllNodes: number):
  */
 export class KubeScheduler {
   private informers: SharedInformerFactory | undefined;
-  private recorder: EventRecorder | undefined;
+  private recorder: EventsV1Recorder | undefined;
   private scheduler: Scheduler | undefined;
   private elector: LeaderElector | undefined;
   private leading = false;
@@ -122,7 +122,16 @@ export class KubeScheduler {
     const trace = o.trace ?? noTrace;
     const settings = o.settings ?? {};
     this.informers = new SharedInformerFactory({ api: o.api, clock: o.clock, rng: o.rng, name: TRACE_COMPONENT, log: o.log });
-    this.recorder = new EventRecorder({ api: o.api, clock: o.clock, rng: o.rng, component: EVENT_COMPONENT, sink: o.eventSink });
+    // kube-scheduler records through events.k8s.io/v1 (NewEventBroadcasterAdapter; NewRecorder's
+    // instance is `<controller>-<hostname>`, the node's name: the pod uses the host network).
+    this.recorder = new EventsV1Recorder({
+      api: o.api,
+      clock: o.clock,
+      rng: o.rng,
+      reportingController: EVENT_COMPONENT,
+      reportingInstance: `${EVENT_COMPONENT}-${o.nodeName ?? 'k8s-lab-control-plane'}`,
+      sink: o.eventSink,
+    });
     this.scheduler = new Scheduler({
       api: o.api,
       clock: o.clock,
@@ -186,7 +195,7 @@ interface SchedulerDeps {
   clock: Clock;
   rng: Rng;
   informers: SharedInformerFactory;
-  recorder: EventRecorder;
+  recorder: EventsV1Recorder;
   trace: TraceFn;
   setting: (key: string) => number;
 }
@@ -480,7 +489,7 @@ class Scheduler {
     if (!pod || pod.metadata.uid !== q.uid || assigned(pod)) return;
     // skipPodSchedule
     if (pod.metadata.deletionTimestamp) {
-      this.d.recorder.event(pod, 'Warning', 'FailedScheduling', `skip schedule deleting pod: ${ns}/${pod.metadata.name}`);
+      this.d.recorder.eventf(pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', `skip schedule deleting pod: ${ns}/${pod.metadata.name}`);
       return;
     }
     if (this.cache.isAssumed(q.uid)) return;
@@ -659,7 +668,7 @@ class Scheduler {
       this.handleFailure(q, pod, { rejected: false, message: `running Bind plugin "DefaultBinder": ${e.message}`, plugins: new Set() });
       return;
     }
-    this.d.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pi.namespace}/${pi.name} to ${node}`);
+    this.d.recorder.eventf(pod, undefined, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${pi.namespace}/${pi.name} to ${node}`);
   }
 
   /**
@@ -783,7 +792,8 @@ class Scheduler {
         if (!(e instanceof ApiError)) throw e;
         if (e.code !== 404) continue;
       }
-      recorder.event(v.pod, 'Normal', 'Preempted', `Preempted by pod ${pi.uid} on node ${node}`);
+      // preemption.go prepareCandidate: regarding the victim, related to the preemptor.
+      recorder.eventf(v.pod, preemptor, 'Normal', 'Preempted', 'Preempting', `Preempted by pod ${pi.uid} on node ${node}`);
       this.d.trace(TRACE_COMPONENT, `${v.key} preempted on ${node} to make room for ${pi.key}`, podRef(v.pod));
     }
     for (const [uid, n] of [...this.nominations]) {
@@ -814,7 +824,7 @@ class Scheduler {
     if (live) this.queue.addUnschedulable(q, live, f.plugins, !f.rejected);
     if (f.nominate === '') this.nominations.delete(q.uid);
     const message = truncateMessage(f.message);
-    this.d.recorder.event(pod, 'Warning', 'FailedScheduling', message);
+    this.d.recorder.eventf(pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', message);
     this.d.trace(TRACE_COMPONENT, `${ns}/${name}: ${f.message}`, podRef(pod), 'Warning');
     if (live) this.writeCondition(live, reason, f.message, f.nominate);
     this.kick();

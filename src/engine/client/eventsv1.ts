@@ -1,0 +1,277 @@
+/**
+ * Recording events.k8s.io/v1 Events, as client-go's `tools/events` package does for the
+ * components that moved to the new Event API (kube-scheduler; kube-proxy's `Starting`).
+ *
+ * Sources:
+ *   - staging/src/k8s.io/client-go/tools/events/event_recorder.go: `Eventf` and `makeEvent` (name
+ *     `<regarding.name>.<hex unix nanoseconds>`, namespace or `default`, `eventTime` in
+ *     microseconds, `reportingController`/`reportingInstance`, `action`, `related`; no
+ *     `deprecated*` fields, so the core/v1 view has `firstTimestamp`/`lastTimestamp: null`, no
+ *     `count` and an empty `source`);
+ *   - staging/src/k8s.io/client-go/tools/events/event_broadcaster.go: `recordToSink` (isomorphic
+ *     events, same type/action/reason/reporting controller and instance/regarding/related but any
+ *     note, are one Event: the second becomes `series: {count: 2, lastObservedTime}` written as a
+ *     strategic merge patch, later ones only count in the client's cache), `finishSeries` (every
+ *     6 min: a series last seen more than 6 min ago is written with its final count and forgotten,
+ *     a singleton older than 6 min is forgotten), `refreshExistingEventSeries` (every 30 min:
+ *     every open series is written with its count), `recordEvent` (a series patch that finds no
+ *     Event creates it; connection errors are retried, 12 tries, 10 s jittered by 25 %; a Status
+ *     from the server drops the event, except AlreadyExists for a series, which retries).
+ *
+ * So a pod that stays unschedulable shows `FailedScheduling ... (x2 over 10m)` in `kubectl
+ * describe` for up to 30 minutes while the scheduler keeps failing it: the count in the API
+ * moves only when a series ends or is refreshed, as on a real cluster.
+ *
+ * Everything runs on the virtual clock: `eventf()` returns at once; each event is recorded in its
+ * own 0-ms clock event (client-go records each in its own goroutine), retries wait on the clock.
+ */
+import type { Clock, Rng, Timer } from '../clock';
+import { ApiError } from '../api/errors';
+import type { ApiServer } from '../api/server';
+import type { KubeObject } from '../api/types';
+import { MAX_TRIES_PER_EVENT, EVENT_RETRY_SLEEP_MS, nextUnixNanos, referenceTo, unixNanosHex, type EventType, type InvolvedObject, type LocalEventRecord, type UnixNanos } from './events';
+
+/** A series not seen for this long is finished (virtual ms). Source: event_broadcaster.go (`finishTime`). */
+export const SERIES_FINISH_MS = 6 * 60_000;
+/** Open series are written again this often (virtual ms). Source: event_broadcaster.go (`refreshTime`). */
+export const SERIES_REFRESH_MS = 30 * 60_000;
+
+/** `eventsv1.EventSeries`. */
+export interface EventSeries {
+  count: number;
+  /** RFC 3339 with microseconds. */
+  lastObservedTime: string;
+}
+
+/** An events.k8s.io/v1 Event as this recorder writes it (JSON field order of the Go struct). */
+export interface EventsV1Event extends KubeObject {
+  apiVersion: 'events.k8s.io/v1';
+  kind: 'Event';
+  /** RFC 3339 with microseconds. */
+  eventTime: string;
+  series?: EventSeries;
+  reportingController: string;
+  reportingInstance: string;
+  action: string;
+  reason: string;
+  regarding: InvolvedObject;
+  related?: InvolvedObject;
+  note: string;
+  type: EventType;
+}
+
+/** Options of `EventsV1Recorder`. */
+export interface EventsV1RecorderOptions {
+  api: ApiServer;
+  clock: Clock;
+  /** Draws the retry jitter. */
+  rng: Rng;
+  /** `reportingController`, e.g. `default-scheduler`. */
+  reportingController: string;
+  /** `reportingInstance`: `<reportingController>-<hostname>` in client-go's `NewRecorder`. */
+  reportingInstance: string;
+  /** Told about every `eventf()` call (the UI timeline). */
+  sink?: (e: LocalEventRecord) => void;
+}
+
+/** A cached event (the client's copy, never what the server returned, except after a refresh). */
+interface Cached {
+  event: EventsV1Event;
+  /** Virtual ms of `eventTime` and of `series.lastObservedTime`. */
+  eventMs: number;
+  lastObservedMs: number;
+}
+
+/**
+ * `events.EventRecorder` with its broadcaster and sink, for one component. `stop()` is the
+ * process dying: pending writes are lost, the cache forgotten.
+ */
+export class EventsV1Recorder {
+  private readonly api: ApiServer;
+  private readonly clock: Clock;
+  private readonly rng: Rng;
+  private readonly controller: string;
+  private readonly instance: string;
+  private readonly sink?: (e: LocalEventRecord) => void;
+  /** The isomorphic-event cache (`eventCache`), in insertion order. */
+  private readonly cache = new Map<string, Cached>();
+  private readonly timers = new Set<Timer>();
+  private readonly periodic: Timer[];
+  private lastNs: UnixNanos = { ms: 0, extra: 0 };
+  private stopped = false;
+  /** Events dropped (retries exhausted, rejected by the server). */
+  dropped = 0;
+
+  constructor(opts: EventsV1RecorderOptions) {
+    this.api = opts.api;
+    this.clock = opts.clock;
+    this.rng = opts.rng;
+    this.controller = opts.reportingController;
+    this.instance = opts.reportingInstance;
+    this.sink = opts.sink;
+    // StartRecordingToSinkWithContext: wait.UntilWithContext(refresh, 30 min) and (finish, 6 min);
+    // their first runs, at start, find the cache empty.
+    this.periodic = [
+      this.clock.every(SERIES_REFRESH_MS, () => this.refreshExistingEventSeries(), { label: `${this.controller}: refresh event series` }),
+      this.clock.every(SERIES_FINISH_MS, () => this.finishSeries(), { label: `${this.controller}: finish event series` }),
+    ];
+  }
+
+  /**
+   * `Eventf(regarding, related, eventtype, reason, action, note)`: record an event about
+   * `regarding` (an API object or a reference), optionally `related` to another. Returns at once.
+   */
+  eventf(regarding: KubeObject | InvolvedObject, related: KubeObject | InvolvedObject | undefined, type: EventType, reason: string, action: string, note: string): void {
+    if (this.stopped) return;
+    const ref = toReference(regarding);
+    const rel = related ? toReference(related) : undefined;
+    const now = this.clock.now();
+    this.sink?.({ time: now, component: this.controller, type, reason, message: note, involvedObject: ref });
+    this.lastNs = nextUnixNanos(this.clock, this.lastNs);
+    const event: EventsV1Event = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: `${ref.name}.${unixNanosHex(this.lastNs)}`, namespace: ref.namespace || 'default' },
+      eventTime: this.clock.rfc3339Micro(now),
+      reportingController: this.controller,
+      reportingInstance: this.instance,
+      action,
+      reason,
+      regarding: ref,
+      note,
+      type,
+    };
+    if (rel) event.related = rel;
+    this.later(0, 'record event', () => this.recordToSink(event, now));
+  }
+
+  /** The process died: cancel pending writes and the periodic work, forget the cache. */
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) t.cancel();
+    this.timers.clear();
+    for (const t of this.periodic) t.cancel();
+    this.cache.clear();
+  }
+
+  /** `recordToSink`: a new event is cached and created; an isomorphic one starts or counts a series. */
+  private recordToSink(event: EventsV1Event, now: number): void {
+    const key = isomorphicKey(event);
+    const cached = this.cache.get(key);
+    if (cached) {
+      if (cached.event.series) {
+        cached.event.series.count++;
+        cached.event.series.lastObservedTime = this.clock.rfc3339Micro(now);
+        cached.lastObservedMs = now;
+        return;
+      }
+      cached.event.series = { count: 2, lastObservedTime: this.clock.rfc3339Micro(now) };
+      cached.lastObservedMs = now;
+      this.attemptRecording(copyEvent(cached.event), 0);
+      return;
+    }
+    this.cache.set(key, { event, eventMs: now, lastObservedMs: now });
+    this.attemptRecording(copyEvent(event), 0);
+  }
+
+  /** `attemptRecording`: write, retrying on connection errors (12 tries, 10 s jittered by 25 %). */
+  private attemptRecording(event: EventsV1Event, tries: number): void {
+    if (this.stopped) return;
+    if (!this.recordEvent(event).retry) return;
+    if (tries + 1 >= MAX_TRIES_PER_EVENT) {
+      this.dropped++;
+      return;
+    }
+    // wait.Jitter(d, 0.25): d + rand * 0.25 * d.
+    const delay = Math.floor(EVENT_RETRY_SLEEP_MS * (1 + 0.25 * this.rng.float()));
+    this.later(delay, 'retry event', () => this.attemptRecording(event, tries + 1));
+  }
+
+  /**
+   * `recordEvent`: a series is a strategic merge patch adding `series` (a missing Event is created
+   * instead); otherwise a create. Returns the stored Event (in this API's view) and whether to retry.
+   */
+  private recordEvent(event: EventsV1Event): { stored?: EventsV1Event; retry: boolean } {
+    const ns = event.metadata.namespace;
+    try {
+      let stored: KubeObject | undefined;
+      if (event.series) {
+        try {
+          // createPatchBytesForSeries: the two-way merge patch from the event without its series.
+          stored = this.api.patch('events.events.k8s.io', ns, event.metadata.name!, 'strategic', { series: { ...event.series } }, { fieldManager: this.controller });
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 404)) throw e;
+        }
+      }
+      if (!stored) {
+        const body = copyEvent(event);
+        delete body.metadata.resourceVersion;
+        stored = this.api.create(body, { fieldManager: this.controller });
+      }
+      return { stored: stored as EventsV1Event, retry: false };
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (e.connectionRefused) return { retry: true };
+      // A series' create that finds the Event made meanwhile: safe to retry (the patch will find it).
+      if (event.series && e.code === 409 && e.reason === 'AlreadyExists') return { retry: true };
+      this.dropped++;
+      return { retry: false };
+    }
+  }
+
+  /** `finishSeries` (every 6 min): write ended series once more and forget them; forget old singletons. */
+  private finishSeries(): void {
+    if (this.stopped) return;
+    const cutoff = this.clock.now() - SERIES_FINISH_MS;
+    for (const [key, c] of this.cache) {
+      if (c.event.series) {
+        if (c.lastObservedMs < cutoff && !this.recordEvent(c.event).retry) this.cache.delete(key);
+      } else if (c.eventMs < cutoff) this.cache.delete(key);
+    }
+  }
+
+  /** `refreshExistingEventSeries` (every 30 min): write every open series' count. */
+  private refreshExistingEventSeries(): void {
+    if (this.stopped) return;
+    for (const c of this.cache.values()) {
+      if (!c.event.series) continue;
+      const r = this.recordEvent(c.event);
+      // The cache keeps what the server returned (with its resourceVersion and series).
+      if (!r.retry && r.stored?.series) c.event = { ...r.stored, series: { ...r.stored.series } } as EventsV1Event;
+    }
+  }
+
+  /** A clock event of this recorder (cancelled by `stop`). */
+  private later(delayMs: number, what: string, fn: () => void): void {
+    const t = this.clock.schedule(
+      delayMs,
+      () => {
+        this.timers.delete(t);
+        if (!this.stopped) fn();
+      },
+      { label: `${this.controller}: ${what}` },
+    );
+    this.timers.add(t);
+  }
+}
+
+function toReference(o: KubeObject | InvolvedObject): InvolvedObject {
+  return (o as KubeObject).metadata === undefined ? (o as InvolvedObject) : referenceTo(o as KubeObject);
+}
+
+/** `getKey`: type, action, reason, reporting controller and instance, regarding, related (not the note). */
+function isomorphicKey(e: EventsV1Event): string {
+  return JSON.stringify([e.type, e.action, e.reason, e.reportingController, e.reportingInstance, refKey(e.regarding), e.related ? refKey(e.related) : null]);
+}
+
+/** Every field of a `corev1.ObjectReference` (the Go key compares the whole struct). */
+function refKey(r: InvolvedObject): string[] {
+  return [r.kind ?? '', r.namespace ?? '', r.name ?? '', r.uid ?? '', r.apiVersion ?? '', r.resourceVersion ?? '', r.fieldPath ?? ''];
+}
+
+/** The event with its own metadata and series (what `DeepCopy` gives the writers to change). */
+function copyEvent(e: EventsV1Event): EventsV1Event {
+  const c: EventsV1Event = { ...e, metadata: { ...e.metadata } };
+  if (e.series) c.series = { ...e.series };
+  return c;
+}
