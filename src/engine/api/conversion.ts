@@ -25,6 +25,8 @@
  * `reportingComponent`; the rest by name).
  */
 import type { KubeObject } from './types';
+import type { FieldError } from './errors';
+import { validateEventsV1Create } from './validation';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Any = any;
@@ -42,6 +44,11 @@ export interface Conversion {
   toStorage(obj: KubeObject, stored?: KubeObject): KubeObject;
   /** The stored object in the served version. */
   fromStorage(obj: KubeObject): KubeObject;
+  /**
+   * Checks a create through this version adds to the stored kind's validation (events.k8s.io/v1's
+   * strict Event validation), on the converted, defaulted object; field errors in order.
+   */
+  validateCreate?(obj: KubeObject): FieldError[];
 }
 
 const CONDITIONS_ANNOTATION = 'autoscaling.alpha.kubernetes.io/conditions';
@@ -138,6 +145,7 @@ export const HPA_V1: Conversion = {
 export const EVENTS_V1: Conversion = {
   storageVersion: 'v1',
   storageGroup: '',
+  validateCreate: validateEventsV1Create,
   toStorage(obj: KubeObject): KubeObject {
     const e: Any = obj;
     const out: Any = { apiVersion: 'v1', kind: 'Event', metadata: { ...(e.metadata ?? {}) } };

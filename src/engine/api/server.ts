@@ -694,13 +694,14 @@ export class ApiServer {
   /**
    * CREATE. `namespace` (the request's) defaults to the object's, then `default`.
    * Throws AlreadyExists, Invalid (with field causes), Forbidden/NotFound from admission,
-   * BadRequest for a namespace mismatch, or the connection-refused error.
+   * BadRequest for a namespace mismatch, or the connection-refused error. `servedVersion` is
+   * internal: the converted version (events.k8s.io/v1 Event) a create came in through.
    */
-  create(input: KubeObject, opts: RequestOptions & { namespace?: string } = {}): KubeObject {
+  create(input: KubeObject, opts: RequestOptions & { namespace?: string; servedVersion?: ResourceType } = {}): KubeObject {
     this.checkAvailable();
     const t = this.typeOfObject(input);
     // A served version that is not the storage version: converted in, stored, converted out.
-    if (t.conversion) return t.conversion.fromStorage(this.create(t.conversion.toStorage(input), opts));
+    if (t.conversion) return t.conversion.fromStorage(this.create(t.conversion.toStorage(input), { ...opts, servedVersion: t }));
     // The size check and the server's copy of the body in one walk (see checkSizeAndCopy).
     let copy = this.checkSizeAndCopy(input);
     if (opts.fieldValidation) {
@@ -743,6 +744,9 @@ export class ApiServer {
     this.admission.mutate('CREATE', t, obj, undefined);
     limitRangerMutate(this, t, obj);
     const errs = this.validate(t, obj, undefined);
+    // A create through a converted version (`servedVersion`, internal) gets that version's checks too.
+    const extra = opts.servedVersion?.conversion?.validateCreate;
+    if (extra) errs.push(...extra(obj));
     if (errs.length) throw errors.invalid(t.kind, t.group, meta.name ?? meta.generateName ?? '', errs);
     if (this.store.getByName(typeKeyOf(t), meta.namespace, meta.name!)) throw errors.alreadyExists(t.resource, t.group, meta.name!);
     this.admission.validate('CREATE', t, obj, undefined, requestName);

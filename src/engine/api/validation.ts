@@ -1116,22 +1116,67 @@ function validatePv(o: KubeObject, errs: Errs): void {
   if (n === 0) errs.push(field.required('spec', 'must specify a volume type'));
 }
 
-/** Kinds whose objects live in a namespace, for Event.involvedObject checks. */
-const NAMESPACED_KINDS = new Set([
-  'Pod', 'Service', 'ConfigMap', 'Secret', 'ServiceAccount', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job',
-  'CronJob', 'PersistentVolumeClaim', 'Endpoints', 'EndpointSlice', 'Lease', 'Ingress', 'Role', 'RoleBinding', 'Event',
-  'ControllerRevision', 'ReplicationController', 'PodTemplate', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'NetworkPolicy',
-]);
+/** Length limits of new-style Events. Source: pkg/apis/core/validation/events.go. */
+const EVENT_REPORTING_INSTANCE_LIMIT = 128;
+const EVENT_ACTION_LIMIT = 128;
+const EVENT_REASON_LIMIT = 128;
+const EVENT_NOTE_LIMIT = 1024;
 
+/**
+ * `legacyValidateEvent` (pkg/apis/core/validation/events.go), which every Event create and update
+ * passes whatever its API group: an old-style Event (no `eventTime`) must be in its
+ * involvedObject's namespace (or `default` for a cluster-scoped object); a new-style one (with
+ * `eventTime`, as events.k8s.io recorders write) needs its reporting controller (a qualified
+ * name) and instance, action and reason, within their lengths. Paths are the internal field
+ * names (`reportingController`, `message`), as the real messages give them.
+ */
 function validateEvent(o: KubeObject, errs: Errs): void {
   validateObjectMeta(o, nameFnFor('Event'), errs);
   const io = obj(o.involvedObject);
-  const kind = String(io.kind ?? '');
-  if (NAMESPACED_KINDS.has(kind) && !io.namespace) errs.push(field.required('involvedObject.namespace', `required for kind ${kind}`));
-  if (CLUSTER_SCOPED.has(kind) && io.namespace) errs.push(field.invalid('involvedObject.namespace', io.namespace, `not allowed for kind ${kind}`));
-  if (io.namespace && o.metadata?.namespace && io.namespace !== o.metadata.namespace) {
-    errs.push(field.invalid('involvedObject.namespace', io.namespace, 'does not match event.namespace'));
+  const ioNs = typeof io.namespace === 'string' ? io.namespace : '';
+  const ns = o.metadata?.namespace ?? '';
+  const mismatch = () => errs.push(field.invalid('involvedObject.namespace', ioNs, 'does not match event.namespace'));
+  if (unset(o.eventTime)) {
+    if (ioNs === '' ? ns !== '' && ns !== 'default' : ns !== ioNs) mismatch();
+    return;
   }
+  if (ioNs === '' && ns !== 'default' && ns !== 'kube-system') mismatch();
+  const controller = typeof o.reportingComponent === 'string' ? o.reportingComponent : '';
+  if (controller === '') errs.push(field.required('reportingController'));
+  for (const m of isQualifiedName(controller)) errs.push(field.invalid('reportingController', controller, m));
+  const lengthOf = (v: unknown): number => (typeof v === 'string' ? v.length : 0);
+  if (lengthOf(o.reportingInstance) === 0) errs.push(field.required('reportingInstance'));
+  if (lengthOf(o.reportingInstance) > EVENT_REPORTING_INSTANCE_LIMIT) errs.push(field.invalid('reportingInstance', '', `can have at most ${EVENT_REPORTING_INSTANCE_LIMIT} characters`));
+  if (lengthOf(o.action) === 0) errs.push(field.required('action'));
+  if (lengthOf(o.action) > EVENT_ACTION_LIMIT) errs.push(field.invalid('action', '', `can have at most ${EVENT_ACTION_LIMIT} characters`));
+  if (lengthOf(o.reason) === 0) errs.push(field.required('reason'));
+  if (lengthOf(o.reason) > EVENT_REASON_LIMIT) errs.push(field.invalid('reason', '', `can have at most ${EVENT_REASON_LIMIT} characters`));
+  if (lengthOf(o.message) > EVENT_NOTE_LIMIT) errs.push(field.invalid('message', '', `can have at most ${EVENT_NOTE_LIMIT} characters`));
+}
+
+/**
+ * The strict part of `ValidateEventCreate` for a create through events.k8s.io/v1 (after the
+ * legacy checks `validateCreate` made; `o` is the core/v1 object it converts to): a series of at least 2 with its lastObservedTime, `eventTime` set, type Normal
+ * or Warning, and none of the deprecated fields. Returns the field errors in the real order.
+ * Source: pkg/apis/core/validation/events.go (`ValidateEventCreate`, `validateV1EventSeries`).
+ */
+export function validateEventsV1Create(o: KubeObject): FieldError[] {
+  const errs: Errs = [];
+  // Its ValidateObjectMeta (DNS-1123 subdomain names) is the one `validateEvent` already made.
+  const series = o.series;
+  if (!unset(series)) {
+    const sr = obj(series);
+    if (!(typeof sr.count === 'number' && sr.count >= 2)) errs.push(field.invalid('series.count', '', 'should be at least 2'));
+    if (unset(sr.lastObservedTime)) errs.push(field.required('series.lastObservedTime'));
+  }
+  if (unset(o.eventTime)) errs.push(field.required('eventTime'));
+  if (o.type !== 'Normal' && o.type !== 'Warning') errs.push(field.invalid('type', '', `has invalid value: ${o.type ?? ''}`));
+  if (!unset(o.firstTimestamp)) errs.push(field.invalid('firstTimestamp', '', 'needs to be unset'));
+  if (!unset(o.lastTimestamp)) errs.push(field.invalid('lastTimestamp', '', 'needs to be unset'));
+  if (typeof o.count === 'number' && o.count !== 0) errs.push(field.invalid('count', '', 'needs to be unset'));
+  const src = obj(o.source);
+  if (src.component || src.host) errs.push(field.invalid('source', '', 'needs to be unset'));
+  return errs;
 }
 
 function validateLease(o: KubeObject, errs: Errs): void {

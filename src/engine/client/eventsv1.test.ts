@@ -167,3 +167,40 @@ describe('EventsV1Recorder: series (event_broadcaster.go recordToSink, finishSer
     expect(core(api)).toHaveLength(1);
   });
 });
+
+describe('kube-apiserver: Event validation by API version (pkg/apis/core/validation/events.go)', () => {
+  const meta = (name: string, namespace = 'default') => ({ name, namespace });
+  const invalid = (f: () => unknown): string => {
+    try {
+      f();
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return 'created';
+  };
+
+  it('events.k8s.io/v1 creates are strict: eventTime, a known type, no deprecated fields', () => {
+    const { api } = setup();
+    const msg = invalid(() => api.create({ apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: meta('hand.1'), regarding: { kind: 'Pod', name: 'x', namespace: 'default' }, note: 'hi', type: 'Info', deprecatedCount: 3 } as KubeObject));
+    expect(msg).toBe('Event "hand.1" is invalid: [eventTime: Required value, type: Invalid value: "": has invalid value: Info, count: Invalid value: "": needs to be unset]');
+  });
+
+  it('every new-style Event (with eventTime) needs its reporting controller and instance, action and reason', () => {
+    const { api } = setup();
+    const msg = invalid(() => api.create({ apiVersion: 'v1', kind: 'Event', metadata: meta('hand.2'), involvedObject: { kind: 'Pod', name: 'x', namespace: 'default' }, eventTime: '2026-01-05T06:00:00.000000Z', type: 'Normal', message: 'hi' } as KubeObject));
+    // An empty reporting controller also fails IsQualifiedName, twice, as in Go.
+    expect(msg).toBe(
+      'Event "hand.2" is invalid: [reportingController: Required value, reportingController: Invalid value: "": name part must be non-empty, ' +
+        "reportingController: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'), " +
+        'reportingInstance: Required value, action: Required value, reason: Required value]',
+    );
+  });
+
+  it('an old-style core/v1 Event must be in its object\'s namespace; core/v1 is not strict', () => {
+    const { api } = setup();
+    expect(invalid(() => api.create({ apiVersion: 'v1', kind: 'Event', metadata: meta('hand.3', 'kube-system'), involvedObject: { kind: 'Pod', name: 'x', namespace: 'default' }, reason: 'Hand', message: 'hi', type: 'Info' } as KubeObject))).toBe(
+      'Event "hand.3" is invalid: involvedObject.namespace: Invalid value: "default": does not match event.namespace',
+    );
+    expect(invalid(() => api.create({ apiVersion: 'v1', kind: 'Event', metadata: meta('hand.4'), involvedObject: { kind: 'Node', name: 'k8s-lab-worker' }, reason: 'Hand', message: 'hi', type: 'Info' } as KubeObject))).toBe('created');
+  });
+});

@@ -99,7 +99,9 @@ Events:                   <none>
       'QoS Class:                   BestEffort\nNode-Selectors:              <none>\nTolerations:                 node.kubernetes.io/not-ready:NoExecute op=Exists for 300s\n                             node.kubernetes.io/unreachable:NoExecute op=Exists for 300s\n',
     );
     expect(out).toContain('Events:\n  Type    Reason     Age   From               Message\n  ----    ------     ----  ----               -------\n');
-    expect(out).toMatch(/\n {2}Normal {2}Scheduled {2}7s {4}default-scheduler {2}Successfully assigned default\/web-\S+ to worker-\d\n$/);
+    // kube-scheduler's Event has an eventTime to the microsecond (events.k8s.io/v1), not a
+    // firstTimestamp truncated to the second: its age is 6.x s, printed `6s`.
+    expect(out).toMatch(/\n {2}Normal {2}Scheduled {2}6s {4}default-scheduler {2}Successfully assigned default\/web-\S+ to worker-\d\n$/);
   });
 
   it('a terminating pod', () => {
