@@ -34,6 +34,12 @@ describe('kube-scheduler Events through events.k8s.io/v1', { timeout: 120_000 },
     expect(v).toContain('  regarding:\n    apiVersion: v1\n    kind: Pod\n    name: one\n');
   });
 
+  it('--sort-by=.lastTimestamp puts the scheduler\'s Events (lastTimestamp null) first, as real kubectl does', () => {
+    const rows = s.out('kubectl get events --field-selector involvedObject.name=one --sort-by=.lastTimestamp --no-headers').trim().split('\n');
+    expect(rows[0]).toMatch(/ Scheduled /);
+    expect(rows.slice(1).map((r) => r.split(/\s+/)[2])).toEqual(['Pulling', 'Pulled', 'Created', 'Started']);
+  });
+
   it('an unschedulable pod: FailedScheduling becomes a series whose count the API learns late', () => {
     s.run(BIG);
     s.run('sleep 600\n');

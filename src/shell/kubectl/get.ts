@@ -111,7 +111,7 @@ export function naturalLess(a: string, b: string): boolean {
 
 /**
  * `--sort-by`: a stable sort of objects by the first value the JSONPath finds (sorter.go):
- * numbers numerically, strings in natural order, objects without the field first.
+ * numbers numerically, strings in natural order, objects without the field (or with null) first.
  * `requireField`: when no object has the field, fail as NewTableSorter / SortObjects do
  * (`couldn't find any field with path "{.x}" in the list of objects`).
  */
@@ -139,6 +139,9 @@ export function sortObjects(objs: KubeObject[], sortBy: string, requireField = f
     const a = x.k;
     const b = y.k;
     if (a === undefined || b === undefined) return a === b ? x.i - y.i : a === undefined ? -1 : 1;
+    // A field that is there but null (an events.k8s.io Event's `lastTimestamp`) sorts first too:
+    // isLess' `reflect.Interface` case, nil before anything.
+    if (a === null || b === null) return a === b ? x.i - y.i : a === null ? -1 : 1;
     let less: boolean;
     let greater: boolean;
     if (typeof a === 'number' && typeof b === 'number') {
