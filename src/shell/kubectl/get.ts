@@ -25,7 +25,8 @@ import {
   cellText,
   decorateTable,
   findResults,
-  goTemplateUnsupported,
+  GO_TEMPLATE_FORMATS,
+  parseGoTemplateOutput,
   noResourcesFound,
   parseJsonPath,
   printObjects,
@@ -193,7 +194,16 @@ function checkOutput(env: Env, output: string): void {
   const eq = output.indexOf('=');
   const format = eq < 0 ? output : output.slice(0, eq);
   if (!GET_OUTPUT_FORMATS.includes(format)) throw fail(unknownFormatMessage(output));
-  if (['go-template', 'go-template-file', 'template', 'templatefile'].includes(format)) throw fail(goTemplateUnsupported(format));
+  if (GO_TEMPLATE_FORMATS.includes(format)) {
+    // The shell inlined `--template` and template files (`go-template=TEXT`); a bad template
+    // fails before any request, as kubectl builds its printer first.
+    try {
+      parseGoTemplateOutput(eq < 0 ? '' : output.slice(eq + 1));
+    } catch (e) {
+      if (e instanceof PrintError) throw fail(e.message);
+      throw e;
+    }
+  }
   void env;
 }
 

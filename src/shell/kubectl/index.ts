@@ -13,7 +13,7 @@ import { changeCause, recordingApi } from './record';
 import { impersonatingApi } from './impersonate';
 import type { Command, CommandIO, Pending, ShellContext } from '../types';
 import { COMMANDS, OPTIONS_HELP, type FlagDef } from './helpdata';
-import { FlagError, FlagSet, Flags, suggestionsFor } from './flags';
+import { FlagError, FlagSet, Flags, suggestionsFor, type ParsedFlags } from './flags';
 import { CmdError, errorText, refusedMessage, type Env, type KubectlOptions, type KubectlState, type Subcommand } from './env';
 import { ApiError } from '../../engine/api/errors';
 import { get } from './get';
@@ -305,6 +305,11 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
       out(spec.help);
       return 0;
     }
+    const tplErr = inlineTemplateOutput(parsed, ctx.files);
+    if (tplErr !== undefined) {
+      err(`error: ${tplErr}\n`);
+      return 1;
+    }
     const flags = new Flags(parsed);
     if (flags.changed('record')) err('Flag --record has been deprecated, --record will be removed in the future\n');
     // record_flags.go: --record=true writes the command line as the change-cause annotation.
@@ -438,3 +443,34 @@ function guardPending(env: Env, p: Pending): Pending {
 
 /** kubectl with no node layer (logs/exec explain that containers are not reachable). */
 export const kubectl: Command = makeKubectl();
+
+/**
+ * Fold `--template` and template files into `-o` as `go-template=TEXT`, the one form the
+ * printers take (genericclioptions/template_flags.go `ToPrinter`, get_flags.go):
+ * - `--template T` with no `-o` selects `go-template` (get_flags.go: "For backwards
+ *   compatibility we want to support a --template argument given, even when no --output format
+ *   is provided");
+ * - `-o go-template` / `-o template` take the template from `--template` unless the value
+ *   carries it (`-o go-template=T`);
+ * - `-o go-template-file=F` / `templatefile` / with `--template F` read the file F; a missing
+ *   file is `error reading --template F, open F: no such file or directory` (returned, with
+ *   kubectl's trailing newline dropped; the caller prints it after `error: `).
+ * Commands without a `--template` flag are left alone. Mutates `parsed.values`.
+ */
+function inlineTemplateOutput(parsed: ParsedFlags, files: ShellContext['files']): string | undefined {
+  const tpl = parsed.values.get('template');
+  if (typeof tpl !== 'string') return undefined;
+  let output = String(parsed.values.get('output') ?? '');
+  if (output === '' && tpl !== '') output = 'go-template';
+  const eq = output.indexOf('=');
+  const format = eq < 0 ? output : output.slice(0, eq);
+  if (!['go-template', 'template', 'go-template-file', 'templatefile'].includes(format)) return undefined;
+  let value = eq < 0 ? tpl : output.slice(eq + 1);
+  if ((format === 'go-template-file' || format === 'templatefile') && value !== '') {
+    const text = files.read(value);
+    if (text === undefined) return `error reading --template ${value}, open ${value}: no such file or directory`;
+    value = text;
+  }
+  parsed.values.set('output', `${format.endsWith('file') ? 'go-template' : format}=${value}`);
+  return undefined;
+}

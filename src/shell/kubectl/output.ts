@@ -5,7 +5,7 @@
  * `NoCompatiblePrinterError`).
  */
 import type { KubeObject } from '../../engine/api/types';
-import { PrintError, goTemplateUnsupported, printObjects, unknownFormatMessage } from '../printers';
+import { GO_TEMPLATE_FORMATS, PrintError, parseGoTemplateOutput, printObjects, unknownFormatMessage } from '../printers';
 import { fail } from './env';
 
 /** The `-o` values of a mutation command, in kubectl's message order. */
@@ -17,7 +17,14 @@ export function checkOutputFormat(output: string): void {
   const eq = output.indexOf('=');
   const format = eq < 0 ? output : output.slice(0, eq);
   if (!MUTATION_OUTPUT_FORMATS.includes(format)) throw fail(unknownFormatMessage(output, MUTATION_OUTPUT_FORMATS));
-  if (['go-template', 'go-template-file', 'template', 'templatefile'].includes(format)) throw fail(goTemplateUnsupported(format));
+  if (GO_TEMPLATE_FORMATS.includes(format)) {
+    try {
+      parseGoTemplateOutput(eq < 0 ? '' : output.slice(eq + 1));
+    } catch (e) {
+      if (e instanceof PrintError) throw fail(e.message);
+      throw e;
+    }
+  }
 }
 
 /** Print changed objects in `-o` format, each as itself (not as a List). */

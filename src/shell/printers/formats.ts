@@ -13,14 +13,16 @@
  * - staging/src/k8s.io/kubectl/pkg/cmd/get/get_flags.go / template_flags.go (format names and
  *   the `unable to match a printer` message).
  *
- * `go-template` / `go-template-file` / `template` / `templatefile` are not implemented: they
- * fail with `goTemplateUnsupported`.
+ * - staging/src/k8s.io/cli-runtime/pkg/genericclioptions/template_flags.go and
+ *   printers/template.go: `go-template` / `template` run a Go template (gotemplate.ts); the
+ *   `-file` forms arrive here with the file's text (the shell reads it: `inlineTemplateOutput`).
  */
 import type { KubeObject } from '../../engine/api/types';
 import { splitApiVersion } from '../../engine/api/types';
 import { toYaml } from '../../engine/api/yaml';
 import { goJson, goQuote, goSharpV, goSprint } from './gofmt';
 import { JsonPathError, findResults, parseJsonPath, printResultGroup } from './jsonpath';
+import { GoTemplateError, executeGoTemplate, parseGoTemplate, type GoTemplate } from './gotemplate';
 import { escapeTerminal, tabwrite } from './table';
 
 /** The `-o` values `kubectl get` accepts (get_flags.go), in kubectl's message order. */
@@ -49,9 +51,55 @@ export function unknownFormatMessage(format: string, formats: string[] = GET_OUT
   return `unable to match a printer suitable for the output format ${goQuote(format)}, allowed formats are: ${formats.join(',')}`;
 }
 
-/** Our message for the Go-template formats, which the playground does not implement. */
-export function goTemplateUnsupported(format: string): string {
-  return `output format "${format}" (Go templates) is not supported in this playground; use -o jsonpath=... or -o custom-columns=...`;
+/** The Go-template `-o` formats (template_flags.go `templateFormats`). */
+export const GO_TEMPLATE_FORMATS = ['go-template', 'go-template-file', 'template', 'templatefile'];
+
+/**
+ * Parse the template of a Go-template `-o` value (`go-template=TEXT`, the file forms already
+ * inlined by the shell), as kubectl does when it builds the printer, before any request. Throws
+ * `PrintError` with template_flags.go's text: `template format specified but no template given`,
+ * or `error parsing template TEXT, template: output:1: unclosed action` (kubectl's message ends
+ * in a newline, which its error printer does not double).
+ */
+export function parseGoTemplateOutput(template: string): GoTemplate {
+  if (template === '') throw new PrintError('template format specified but no template given');
+  try {
+    return parseGoTemplate(template);
+  } catch (e) {
+    if (e instanceof GoTemplateError) throw new PrintError(`error parsing template ${template}, ${e.message}`);
+    throw e;
+  }
+}
+
+/**
+ * `-o go-template=TEMPLATE` (printers/template.go `GoTemplatePrinter`): the template runs over
+ * the object as JSON decodes it, or over the `kind: List` when `list`. `allowMissingKeys` false
+ * is `missingkey=error`. An execution failure throws `PrintError` whose `stdout` is what was
+ * printed so far followed by kubectl's debugging report (`Error executing template: ...
+ * Printing more information for debugging the template:` with the template, the raw JSON and
+ * the decoded object) and whose message is `error executing template "TEMPLATE": <Go's error>`.
+ */
+export function printGoTemplate(objs: KubeObject[], template: string, opts: { list: boolean; allowMissingKeys?: boolean }): string {
+  const parsed = parseGoTemplateOutput(template);
+  const targets: unknown[] = opts.list ? [asList(objs)] : objs;
+  let out = '';
+  for (const obj of targets) {
+    const raw = JSON.stringify(obj);
+    const data = JSON.parse(raw) as unknown;
+    try {
+      out += executeGoTemplate(parsed, data, { missingKeyError: opts.allowMissingKeys === false });
+    } catch (e) {
+      if (!(e instanceof GoTemplateError)) throw e;
+      const partial = (e as GoTemplateError & { partial?: string }).partial ?? '';
+      const report =
+        `Error executing template: ${e.message}. Printing more information for debugging the template:\n` +
+        `\ttemplate was:\n\t\t${template}\n` +
+        `\traw data was:\n\t\t${raw}\n` +
+        `\tobject given to template engine was:\n\t\t${goSprint(data)}\n\n`;
+      throw new PrintError(`error executing template ${goQuote(template)}: ${e.message}`, out + partial + report);
+    }
+  }
+  return out;
 }
 
 /** A printer failure: `message` is what kubectl prints after `error: `; `stdout` what was written before. */
@@ -271,8 +319,9 @@ export interface PrintObjectsOptions {
 /**
  * Print objects in a non-table `-o` format: `yaml`, `json`, `name`, `jsonpath=T`,
  * `jsonpath-as-json=T`, `jsonpath-file` / `custom-columns-file` (template given in
- * `fileContents`), `custom-columns=SPEC`. Throws `PrintError` with kubectl's message for
- * bad formats or templates (Go templates: `goTemplateUnsupported`).
+ * `fileContents`), `custom-columns=SPEC`, `go-template=T` / `template=T` (`printGoTemplate`; the
+ * `-file` forms with `fileContents`). Throws `PrintError` with kubectl's message for bad formats
+ * or templates.
  */
 export function printObjects(objs: KubeObject[], output: string, opts: PrintObjectsOptions): string {
   const eq = output.indexOf('=');
@@ -295,10 +344,11 @@ export function printObjects(objs: KubeObject[], output: string, opts: PrintObje
     case 'custom-columns-file':
       return printCustomColumns(objs, parseCustomColumnsFile(opts.fileContents ?? ''), { noHeaders: opts.noHeaders });
     case 'go-template':
-    case 'go-template-file':
     case 'template':
+      return printGoTemplate(objs, arg, { list: opts.list, allowMissingKeys: opts.allowMissingKeys });
+    case 'go-template-file':
     case 'templatefile':
-      throw new PrintError(goTemplateUnsupported(format));
+      return printGoTemplate(objs, opts.fileContents ?? '', { list: opts.list, allowMissingKeys: opts.allowMissingKeys });
   }
   throw new PrintError(unknownFormatMessage(output));
 }
