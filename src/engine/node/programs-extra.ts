@@ -99,6 +99,32 @@ export const EXTRA_MODELS: readonly ModelEntry[] = [
     },
   },
   {
+    // The Kubernetes Basics tutorial's app (gcr.io/google-samples/kubernetes-bootcamp:v1,
+    // jocatalin/kubernetes-bootcamp:v2): `CMD node server.js` (shell form, so `/bin/sh -c`).
+    // server.js logs `Kubernetes Bootcamp App Started At: <Date> | Running On:  <host> \n` (console.log
+    // joins its arguments with spaces, hence the double space, the trailing space and the blank
+    // line) once listening, and one `Running On: ...` line per request; it answers every path with
+    // `Hello Kubernetes bootcamp! | Running on: <host> | v=<N>` (the tutorial's expected output).
+    name: 'kubernetes-bootcamp',
+    match: (argv, image): Vars | undefined => {
+      if (image.family !== 'kubernetes-bootcamp') return undefined;
+      if (!argv.some((a) => /(?:^|\s)node server\.js$|^server\.js$/.test(a))) return undefined;
+      return { bv: image.version.replace(/^v/, '') };
+    },
+    model: {
+      name: 'kubernetes-bootcamp',
+      listen: [8080],
+      startupMs: 150,
+      memoryMiB: 12,
+      logs: {
+        start: [{ at: 'listen', line: 'Kubernetes Bootcamp App Started At: {t:js} | Running On:  {hostname} \n\n', stream: 'stdout' }],
+        access: 'Running On: {hostname} | Total Requests: {requests} | App Uptime: {uptime} seconds | Log Time: {t:js}',
+        accessStream: 'stdout',
+      },
+      routes: [{ path: '*', handler: 'static', params: { status: 200, body: 'Hello Kubernetes bootcamp! | Running on: {hostname} | v={bv}\n' } }],
+    },
+  },
+  {
     name: 'hello-kubernetes',
     match: (_argv, image) => (image.family === 'hello-kubernetes' ? {} : undefined),
     model: {

@@ -283,7 +283,11 @@ export interface ProgramModel {
   memoryGrowth?: { everyMs: number | string; stepMiB: number | string; maxMiB: number | string; firstMs?: number };
   logs?: {
     start?: readonly LogLine[];
-    /** One line per HTTP request (access log). Variables: remote, method, path, status, bytes, ua, time. */
+    /**
+     * One line per HTTP request (access log). Variables: remote, method, path, pathOnly, status,
+     * bytes, ua, `requests` (how many requests this process has answered, this one included) and
+     * `uptime` (seconds since the process started, as JavaScript prints `ms / 1000`: `195.488`).
+     */
     access?: string;
     accessStream?: 'stdout' | 'stderr';
     /** Written when a port is already taken, then the program exits 1. Variable: port. */
@@ -1328,6 +1332,9 @@ export function logTime(kind: string, unixMs: number, micro = 0): string {
       return `${pad(c.month)}${pad(c.day)} ${time}.${pad(us, 6)}`;
     case 'rfc3339':
       return `${date}T${time}Z`;
+    case 'js':
+      // JavaScript's Date#toISOString (what Node's console.log prints for a Date): milliseconds, Z.
+      return `${date}T${time}.${pad(c.ms, 3)}Z`;
     case 'rfc3339nano':
       return `${date}T${time}.${pad(us, 6)}${pad(micro % 1000, 3)}Z`.replace(/\.?0+Z$/, 'Z');
     case 'cassandra':
@@ -1411,6 +1418,8 @@ class ModelBehaviour implements Behaviour {
   private dead = false;
   private readonly flags: Record<string, boolean> = { live: true, ready: true, poisoned: false };
   private reqN = 0;
+  /** Requests answered so far (the access log's `{requests}`). */
+  private served = 0;
   private extraMiB = 0;
   private baseMiB = 0;
   private startedAt = 0;
@@ -1765,7 +1774,10 @@ class ModelBehaviour implements Behaviour {
     else if (this.model.docroot) res = this.serveFile(pathOnly);
     else res = { status: this.model.notFound?.status ?? 404, body: this.render(this.model.notFound?.body ?? '404 page not found\n') };
     if ('status' in res && this.model.logs?.access) {
+      this.served++;
       const line = this.render(this.model.logs.access, {
+        requests: this.served,
+        uptime: String((this.host.services.clock.now() - this.startedAt) / 1000),
         remote: req.remoteAddr ?? '127.0.0.1',
         method: req.method,
         path: req.path,
@@ -2299,8 +2311,41 @@ function imageFiles(spec: ContainerRunSpec): { files: Record<string, string>; di
   if (im.family === 'httpd') files['/usr/local/apache2/htdocs/index.html'] = '<html><body><h1>It works!</h1></body></html>\n';
   if (im.family === 'postgres') dirs.push('/docker-entrypoint-initdb.d', '/var/run/postgresql', '/var/lib/postgresql');
   if (im.family === 'bookshop') dirs.push('/home/shop');
+  if (im.family === 'kubernetes-bootcamp') files['/server.js'] = bootcampServerJs(im.version);
   if (spec.workingDir) dirs.push(spec.workingDir);
   return { files, dirs };
+}
+
+/**
+ * The kubernetes-bootcamp image's `/server.js` (the Kubernetes Basics tutorial's app, shown by its
+ * `kubectl exec $POD_NAME -- cat server.js` step): a Node http server on 8080 answering
+ * `Hello Kubernetes bootcamp! | Running on: <hostname> | v=<N>` and logging each request.
+ * `version` is the image tag (`v1`, `v2`).
+ */
+function bootcampServerJs(version: string): string {
+  const v = version.replace(/^v/, '');
+  return [
+    "var http = require('http');",
+    'var requests=0;',
+    'var podname= process.env.HOSTNAME;',
+    'var startTime;',
+    'var host;',
+    'var handleRequest = function(request, response) {',
+    "  response.setHeader('Content-Type', 'text/plain');",
+    '  response.writeHead(200);',
+    '  response.write("Hello Kubernetes bootcamp! | Running on: ");',
+    '  response.write(host);',
+    `  response.end(" | v=${v}\\n");`,
+    '  console.log("Running On:" ,host, "| Total Requests:", ++requests,"| App Uptime:", (new Date() - startTime)/1000 , "seconds", "| Log Time:",new Date());',
+    '}',
+    'var www = http.createServer(handleRequest);',
+    'www.listen(8080,function () {',
+    '    startTime = new Date();;',
+    '    host = process.env.HOSTNAME;',
+    '    console.log ("Kubernetes Bootcamp App Started At:",startTime, "| Running On: " ,host, "\\n" );',
+    '});',
+    '',
+  ].join('\n');
 }
 
 /** Where a `LineBuffer` sends its complete lines: `log(stream, line)` (a container's log, say). */

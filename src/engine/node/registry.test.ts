@@ -141,6 +141,25 @@ describe('ImageRegistry.resolve', () => {
   });
 });
 
+describe('the images of the kubernetes.io tutorials', () => {
+  const reg = new ImageRegistry();
+  it('Kubernetes Basics (bootcamp v1, v2), the StatefulSet pages (nginx-slim 0.21, 0.24), nginx minor lines and patch releases', () => {
+    for (const image of [
+      'gcr.io/google-samples/kubernetes-bootcamp:v1', 'docker.io/jocatalin/kubernetes-bootcamp:v2', 'jocatalin/kubernetes-bootcamp:v2',
+      'registry.k8s.io/nginx-slim:0.21', 'registry.k8s.io/nginx-slim:0.24', 'nginx:1.20', 'nginx:1.21', 'nginx:1.22', 'nginx:1.23', 'nginx:1.24',
+      'nginx:1.21.6', 'nginx:1.25.3', 'nginx:1.27.0',
+    ]) {
+      expect(reg.resolve(image).ok, image).toBe(true);
+    }
+    const r = reg.resolve('nginx:1.21');
+    expect(r.ok && r.image.version).toBe('1.21.6');
+  });
+
+  it("still fails the tags that do not exist: the bootcamp's v10 and the docs' nginx:1.161", () => {
+    for (const image of ['gcr.io/google-samples/kubernetes-bootcamp:v10', 'nginx:1.161', 'nginx:1.2.3']) expect(reg.resolve(image).ok, image).toBe(false);
+  });
+});
+
 describe('local builds and kind node images', () => {
   it('knows bookshop:v1/v2 only as local builds', () => {
     expect(localBuildImage('bookshop:v1')?.config.user).toBe('10001');

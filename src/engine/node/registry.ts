@@ -263,6 +263,13 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       '1.14.2': { size: 44_710_204 },
       '1.16.1': { size: 51_030_575 },
       '1.19': { size: 53_611_226, version: '1.19.10' },
+      // Each minor line's tag points at its last release (nginx.org CHANGES: 1.20.2, 1.21.6,
+      // 1.22.1, 1.23.4, 1.24.0); tutorials set these (`kubectl set image ... nginx=nginx:1.21`).
+      '1.20': { size: 54_212_430, version: '1.20.2' },
+      '1.21': { size: 56_731_912, version: '1.21.6' },
+      '1.22': { size: 56_877_304, version: '1.22.1' },
+      '1.23': { size: 57_012_866, version: '1.23.4' },
+      '1.24': { size: 67_266_180, version: '1.24.0' },
       '1.25': { size: 70_520_136, version: '1.25.5' },
       '1.26': { size: 71_010_466, version: '1.26.3' },
       '1.27': { size: 72_099_410, version: '1.27.5' },
@@ -277,6 +284,10 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
       alpine: { size: 21_554_301, version: '1.29.1' },
       '1.27-alpine': { size: 20_950_012, version: '1.27.5' },
     },
+    // Any 1.2x.y release tag (nginx:1.21.6, nginx:1.25.3, nginx:1.27.0 ...); the docs' typo
+    // nginx:1.161 and other made-up tags still fail with `not found`.
+    tagPattern: /^1\.2\d\.\d{1,2}$/,
+    patternSize: 62 * MB,
   },
   {
     repository: 'docker.io/library/busybox',
@@ -651,6 +662,13 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
     tags: {
       '0.7': { size: 36_011_228, version: '1.9.7' },
       '0.8': { size: 36_105_110, version: '1.11.1' },
+      // The StatefulSet docs' tags (concepts/workloads/controllers/statefulset: 0.24; the
+      // basic-stateful-set tutorial's web.yaml: 0.21, its rolling update: 0.24). The nginx
+      // version inside them is not known here, so it is left as the tag.
+      '0.20': { size: 37_862_035 },
+      '0.21': { size: 38_004_912 },
+      '0.24': { size: 39_120_553 },
+      '0.26': { size: 40_774_391 },
       '0.27': { size: 41_330_617, version: '1.23.2' },
     },
   },
@@ -736,11 +754,25 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
     tags: { '1.0': { size: 4_331_812 }, '2.0': { size: 4_332_060 } },
   },
   {
+    // The Kubernetes Basics tutorial's image: `FROM node:6.3.1`, `COPY server.js .`,
+    // `CMD node server.js` (shell form); node:6's Debian userland has bash and curl (the
+    // tutorial's `kubectl exec -ti $POD_NAME -- bash` then `curl http://localhost:8080`).
     repository: 'gcr.io/google-samples/kubernetes-bootcamp',
-    family: 'generic',
+    family: 'kubernetes-bootcamp',
     userland: 'debian',
-    config: { cmd: ['/bin/sh', '-c', 'node server.js'], exposedPorts: [8080] },
+    binaries: ['node', 'npm', 'curl', 'wget', 'bash'],
+    config: { cmd: ['/bin/sh', '-c', 'node server.js'], env: ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'NPM_CONFIG_LOGLEVEL=info', 'NODE_VERSION=6.3.1'], exposedPorts: [8080] },
     tags: { v1: { size: 71_310_040 } },
+  },
+  {
+    // The tutorial's rolling-update image (`kubectl set image deployments/kubernetes-bootcamp
+    // kubernetes-bootcamp=docker.io/jocatalin/kubernetes-bootcamp:v2`): the same app answering v=2.
+    repository: 'docker.io/jocatalin/kubernetes-bootcamp',
+    family: 'kubernetes-bootcamp',
+    userland: 'debian',
+    binaries: ['node', 'npm', 'curl', 'wget', 'bash'],
+    config: { cmd: ['/bin/sh', '-c', 'node server.js'], env: ['PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin', 'NPM_CONFIG_LOGLEVEL=info', 'NODE_VERSION=6.3.1'], exposedPorts: [8080] },
+    tags: { v1: { size: 71_310_040 }, v2: { size: 71_310_131 } },
   },
   {
     repository: 'gcr.io/kuar-demo/kuard-amd64',
