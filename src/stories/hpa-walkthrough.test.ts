@@ -49,4 +49,53 @@ describe('the HPA walkthrough on a kind cluster without metrics-server', { timeo
     expect(s.out('kubectl describe hpa web -n bookshop')).toMatch(/Normal {3}SuccessfulRescale +\d+s +horizontal-pod-autoscaler {2}New size: 3; reason: Current number of replicas below Spec.MinReplicas\n/);
     expect(s.out('kubectl describe hpa catalog -n bookshop')).toMatch(/Normal {3}SuccessfulRescale +\d+s +horizontal-pod-autoscaler {2}New size: 1; reason: Current number of replicas above Spec.MaxReplicas\n/);
   });
+
+  it("the walkthrough's php-apache (registry.k8s.io/hpa-example) runs and answers OK! to the load generator's wget", () => {
+    s.run(`cat > php-apache.yaml <<'EOF'
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: php-apache
+spec:
+  selector:
+    matchLabels:
+      run: php-apache
+  template:
+    metadata:
+      labels:
+        run: php-apache
+    spec:
+      containers:
+      - name: php-apache
+        image: registry.k8s.io/hpa-example
+        ports:
+        - containerPort: 80
+        resources:
+          limits:
+            cpu: 500m
+          requests:
+            cpu: 200m
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: php-apache
+  labels:
+    run: php-apache
+spec:
+  ports:
+  - port: 80
+  selector:
+    run: php-apache
+EOF
+`);
+    expect(s.out('kubectl apply -f php-apache.yaml')).toBe('deployment.apps/php-apache created\nservice/php-apache created\n');
+    s.run('sleep 30\n');
+    expect(rows(s.out('kubectl get deploy php-apache'))[1]).toMatch(/^php-apache \| 1\/1 \| 1 \| 1 \| 30s$/);
+    // index.php prints `OK!` with no newline (the playground's container logs are whole lines, so
+    // the deletion message starts on a new line where a real terminal would continue the line).
+    const out = s.out('kubectl run -i --rm load-generator --image=busybox:1.28 --restart=Never -- wget -q -O- http://php-apache');
+    expect(out.startsWith('OK!')).toBe(true);
+    expect(out.endsWith('pod "load-generator" deleted from default namespace\n')).toBe(true);
+  });
 });

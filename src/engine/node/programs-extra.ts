@@ -125,6 +125,21 @@ export const EXTRA_MODELS: readonly ModelEntry[] = [
     },
   },
   {
+    // registry.k8s.io/hpa-example (the HPA walkthrough's php-apache): Apache with mod_php whose
+    // index.php runs a million sqrt() calls and answers `OK!`.
+    name: 'hpa-example',
+    match: (_argv, image) => (image.family === 'hpa-example' ? {} : undefined),
+    model: {
+      name: 'hpa-example',
+      listen: [80],
+      startupMs: 200,
+      memoryMiB: 12,
+      logs: { access: '{remote} - - [{t:access}] "{method} {path} HTTP/1.1" {status} {bytes} "-" "{ua}"', accessStream: 'stdout' },
+      routes: [{ path: '*', handler: 'static', params: { status: 200, body: 'OK!' } }],
+      signals: { SIGTERM: { exit: 0, afterMs: 50 } },
+    },
+  },
+  {
     name: 'hello-kubernetes',
     match: (_argv, image) => (image.family === 'hello-kubernetes' ? {} : undefined),
     model: {

@@ -246,4 +246,39 @@ export const EXTRA_PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
     config: { cmd: ['zsh'] },
     tags: { 'v0.13': { size: 196_330_871 }, 'v0.14': { size: 199_002_416 }, latest: { size: 199_002_416, alias: 'v0.14' } },
   },
+  // ---- the kubernetes.io tutorials' images ---------------------------------------------
+  // "Example: Deploying PHP Guestbook application with Redis" (application/guestbook/*.yaml):
+  // the frontend and follower images moved between registries over the years; each path the
+  // page has named serves the same image (the follower's /run.sh starts a replica of
+  // redis-leader).
+  ...['gcr.io/google_samples/gb-frontend', 'us-docker.pkg.dev/google-samples/containers/gke/gb-frontend', 'docker.io/corelab/gb-frontend'].map(
+    (repository): RepositoryInfo => ({
+      repository,
+      family: 'guestbook-frontend',
+      userland: 'debian',
+      binaries: ['apache2-foreground', 'php'],
+      config: { cmd: ['apache2-foreground'], exposedPorts: [80] },
+      tags: { v4: { size: 128_017_315 }, v5: { size: 130_340_201 } },
+    }),
+  ),
+  ...['gcr.io/google_samples/gb-redis-follower', 'us-docker.pkg.dev/google-samples/containers/gke/gb-redis-follower'].map(
+    (repository): RepositoryInfo => ({
+      repository,
+      family: 'redis',
+      userland: 'debian',
+      binaries: ['redis-server', 'redis-cli'],
+      config: { cmd: ['/run.sh'], exposedPorts: [6379] },
+      tags: { v2: { size: 39_412_108, version: '6.0.5' } },
+    }),
+  ),
+  {
+    // The HorizontalPodAutoscaler walkthrough's php-apache (application/php-apache.yaml):
+    // `FROM php:5-apache` with an index.php that burns CPU and prints `OK!`.
+    repository: 'registry.k8s.io/hpa-example',
+    family: 'hpa-example',
+    userland: 'debian',
+    binaries: ['apache2-foreground', 'php', 'curl'],
+    config: { cmd: ['apache2-foreground'], exposedPorts: [80] },
+    tags: { latest: { size: 171_437_202 } },
+  },
 ];

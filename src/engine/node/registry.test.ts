@@ -143,11 +143,15 @@ describe('ImageRegistry.resolve', () => {
 
 describe('the images of the kubernetes.io tutorials', () => {
   const reg = new ImageRegistry();
-  it('Kubernetes Basics (bootcamp v1, v2), the StatefulSet pages (nginx-slim 0.21, 0.24), nginx minor lines and patch releases', () => {
+  it('Kubernetes Basics (bootcamp v1, v2), the StatefulSet pages (nginx-slim 0.21, 0.24), nginx minor lines and patch releases, Guestbook, HPA, debugging', () => {
     for (const image of [
       'gcr.io/google-samples/kubernetes-bootcamp:v1', 'docker.io/jocatalin/kubernetes-bootcamp:v2', 'jocatalin/kubernetes-bootcamp:v2',
       'registry.k8s.io/nginx-slim:0.21', 'registry.k8s.io/nginx-slim:0.24', 'nginx:1.20', 'nginx:1.21', 'nginx:1.22', 'nginx:1.23', 'nginx:1.24',
       'nginx:1.21.6', 'nginx:1.25.3', 'nginx:1.27.0',
+      // Debug Running Pods; the Guestbook's frontend and follower under each path the page has named; the HPA walkthrough.
+      'registry.k8s.io/pause:3.1', 'gcr.io/google_samples/gb-frontend:v5', 'us-docker.pkg.dev/google-samples/containers/gke/gb-frontend:v5',
+      'docker.io/corelab/gb-frontend:v5', 'gcr.io/google_samples/gb-redis-follower:v2', 'us-docker.pkg.dev/google-samples/containers/gke/gb-redis-follower:v2',
+      'registry.k8s.io/hpa-example',
     ]) {
       expect(reg.resolve(image).ok, image).toBe(true);
     }

@@ -535,7 +535,12 @@ export const PUBLIC_REPOSITORIES: readonly RepositoryInfo[] = [
     userland: 'scratch',
     config: { entrypoint: ['/pause'] },
     tags: {
+      // 3.1: the "Debug Running Pods" page's `kubectl run ephemeral-demo --image=registry.k8s.io/pause:3.1`.
+      '3.1': { size: 317_164 },
+      '3.2': { size: 299_513 },
+      '3.5': { size: 301_416 },
       '3.6': { size: 301_773 },
+      '3.7': { size: 311_278 },
       '3.8': { size: 311_286 },
       '3.9': { size: 321_520 },
       '3.10': { size: 320_368 },
