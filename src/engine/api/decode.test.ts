@@ -207,6 +207,22 @@ describe("strict decoding of request bodies (fieldValidation)", () => {
     ).toBeUndefined();
   });
 
+  it("patch: a wrong type is a 422 whatever the validation directive; strategic patches word it as the unstructured converter", () => {
+    const api = newApi();
+    api.create(pod("p"));
+    const smp = (p: unknown) => thrown(() => api.patch("pods", "default", "p", "strategic", p, { fieldValidation: "Ignore" })).kubectlMessage();
+    expect(smp({ spec: { terminationGracePeriodSeconds: "30" } })).toBe('The request is invalid: patch: Invalid value: "map[spec:map[terminationGracePeriodSeconds:30]]": unrecognized type: int64');
+    expect(smp({ spec: { terminationGracePeriodSeconds: 1.5 } })).toBe('The request is invalid: patch: Invalid value: "map[spec:map[terminationGracePeriodSeconds:1.5]]": cannot convert float64 to int64');
+    expect(smp({ spec: { hostname: 7 } })).toBe('The request is invalid: patch: Invalid value: "map[spec:map[hostname:7]]": cannot convert int64 to string');
+    expect(smp({ spec: { hostNetwork: "yes" } })).toBe('The request is invalid: patch: Invalid value: "map[spec:map[hostNetwork:yes]]": unrecognized type: bool');
+    expect(smp({ spec: { securityContext: "x" } })).toBe('The request is invalid: patch: Invalid value: "map[spec:map[securityContext:x]]": cannot restore struct from: string');
+    expect(smp({ spec: { nodeSelector: ["a"] } })).toBe('The request is invalid: patch: Invalid value: "map[spec:map[nodeSelector:[a]]]": cannot restore map from slice');
+    const merge = thrown(() => api.patch("pods", "default", "p", "merge", { spec: { hostNetwork: "yes" } }, { fieldValidation: "Strict" }));
+    expect(merge.status.code).toBe(422);
+    expect(merge.kubectlMessage()).toMatch(/": json: cannot unmarshal string into Go struct field PodSpec\.spec\.hostNetwork of type bool$/);
+    expect(api.get("pods", "default", "p").spec.hostNetwork).toBeUndefined();
+  });
+
   it("patch: the patched object is checked, a strict error is a 422 naming the patch (kubectl: The request is invalid)", () => {
     const api = newApi();
     api.create(pod("p"));

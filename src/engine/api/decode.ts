@@ -39,6 +39,12 @@ export type FieldValidation = "Strict" | "Warn" | "Ignore";
 export interface DecodeFindings {
   /** e.g. `json: cannot unmarshal array into Go struct field NodeAffinity.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution of type v1.NodeSelector`. */
   typeError?: string;
+  /**
+   * The same first type error as runtime.DefaultUnstructuredConverter reports it (what a
+   * strategic merge patch answers): `unrecognized type: int32`, `cannot restore struct from: string`.
+   * Unset for the types with their own JSON decoding (IntOrString, Time, []byte ...).
+   */
+  convertError?: string;
   /** Strict-decoding errors, each `unknown field "spec.containers[0].bogus"`, in body order. */
   unknown: string[];
   /** Where each unknown field sits (its parent object and key), for pruning. */
@@ -145,25 +151,64 @@ interface Walk {
   out: DecodeFindings;
 }
 
-function typeError(w: Walk, value: string, t: string): void {
+function typeError(w: Walk, value: string, t: string, v?: unknown): void {
   if (w.out.typeError) return;
+  if (v !== undefined && t !== "bytes") w.out.convertError = convertError(v, t);
   w.out.typeError =
     w.fields.length || w.struct
       ? `json: cannot unmarshal ${value} into Go struct field ${w.struct}.${w.fields.join(".")} of type ${goTypeString(t)}`
       : `json: cannot unmarshal ${value} into Go value of type ${goTypeString(t)}`;
 }
 
+/** The reflect.Kind (`%v`) of a JSON value as kjson decodes it into interface{} (integers as int64). */
+function unstructuredKind(v: unknown): string {
+  if (Array.isArray(v)) return "slice";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "number") return Number.isInteger(v) ? "int64" : "float64";
+  if (typeof v === "string") return "string";
+  return "map";
+}
+
+/**
+ * What runtime.DefaultUnstructuredConverter.FromUnstructured says when the JSON value `v` does
+ * not fit table type `t` (staging/src/k8s.io/apimachinery/pkg/runtime/converter.go
+ * `fromUnstructured`): the strategic-merge-patch handler converts the patched map this way, so
+ * its type errors read `unrecognized type: int32` (a string where an int32 belongs: string is not
+ * ConvertibleTo int32), `cannot convert int64 to string` / `cannot convert float64 to int32`
+ * (ConvertibleTo but refused), `cannot restore struct from: string`, `cannot restore slice from
+ * map`, `cannot restore map from string`.
+ */
+function convertError(v: unknown, t: string): string {
+  const st = unstructuredKind(v);
+  if (t.startsWith("[]")) return `cannot restore slice from ${st}`;
+  if (t.startsWith("map[string]")) return `cannot restore map from ${st}`;
+  const named = t.startsWith("~");
+  const kind = named ? "string" : t;
+  switch (kind) {
+    case "string":
+      // Integers are ConvertibleTo a string type (Go's int -> string rune conversion), refused.
+      return st === "int64" ? `cannot convert int64 to ${goTypeString(t)}` : "unrecognized type: string";
+    case "int32":
+    case "int64":
+      return st === "float64" ? `cannot convert float64 to ${t}` : `unrecognized type: ${t}`;
+    case "float64":
+    case "bool":
+      return `unrecognized type: ${t}`;
+  }
+  return `cannot restore struct from: ${st}`;
+}
+
 /** Decodes `v` into Go type `t` (table notation), recording findings. */
 function walk(v: unknown, t: string, w: Walk): void {
   if (v === null || v === undefined) return; // null leaves any Go value at its zero value
   if (t.startsWith("[]")) {
-    if (!Array.isArray(v)) return typeError(w, jsonKind(v), t);
+    if (!Array.isArray(v)) return typeError(w, jsonKind(v), t, v);
     const elem = t.slice(2);
     v.forEach((x, i) => walk(x, elem, { ...w, path: `${w.path}[${i}]` }));
     return;
   }
   if (t.startsWith("map[string]")) {
-    if (jsonKind(v) !== "object") return typeError(w, jsonKind(v), t);
+    if (jsonKind(v) !== "object") return typeError(w, jsonKind(v), t, v);
     const elem = t.slice("map[string]".length);
     const o = v as Record<string, unknown>;
     for (const k of Object.keys(o).sort())
@@ -171,7 +216,7 @@ function walk(v: unknown, t: string, w: Walk): void {
     return;
   }
   if (t.startsWith("~") || t === "bytes") {
-    if (typeof v !== "string") return typeError(w, jsonKind(v), t);
+    if (typeof v !== "string") return typeError(w, jsonKind(v), t, v);
     if (t === "bytes" && !w.out.typeError) {
       // encoding/json decodes a []byte with base64.StdEncoding; its CorruptInputError has no field context.
       const at = base64CorruptAt(v);
@@ -182,21 +227,21 @@ function walk(v: unknown, t: string, w: Walk): void {
   }
   switch (t) {
     case "string":
-      if (typeof v !== "string") typeError(w, jsonKind(v), t);
+      if (typeof v !== "string") typeError(w, jsonKind(v), t, v);
       return;
     case "bool":
-      if (typeof v !== "boolean") typeError(w, jsonKind(v), t);
+      if (typeof v !== "boolean") typeError(w, jsonKind(v), t, v);
       return;
     case "float64":
-      if (typeof v !== "number") typeError(w, jsonKind(v), t);
+      if (typeof v !== "number") typeError(w, jsonKind(v), t, v);
       return;
     case "int32":
     case "int64": {
-      if (typeof v !== "number") return typeError(w, jsonKind(v), t);
+      if (typeof v !== "number") return typeError(w, jsonKind(v), t, v);
       const [lo, hi] = INT_RANGE[t];
       // literalStore: strconv.ParseInt fails or overflows -> Value "number <literal>".
       if (!Number.isInteger(v) || v < lo || v > hi)
-        typeError(w, `number ${String(v)}`, t);
+        typeError(w, `number ${String(v)}`, t, v);
       return;
     }
     case "IntOrString":
@@ -229,7 +274,7 @@ function walk(v: unknown, t: string, w: Walk): void {
   }
   const fields = table().types[t];
   if (!fields) return; // a type the table does not describe: accepted as is
-  if (jsonKind(v) !== "object") return typeError(w, jsonKind(v), t);
+  if (jsonKind(v) !== "object") return typeError(w, jsonKind(v), t, v);
   const o = v as Record<string, unknown>;
   for (const k of Object.keys(o).sort()) {
     const path = w.path ? `${w.path}.${k}` : k;
@@ -348,18 +393,38 @@ function patchInvalid(unknown: string[], patchValue: () => string) {
   ]);
 }
 
+/** patch.go's 422 for a patched object that does not decode: `field.Invalid("patch", <patch>, err.Error())`. */
+function patchTypeInvalid(detail: string, patchValue: () => string) {
+  return errors.invalid("", "", "", [
+    { type: "FieldValueInvalid", field: "patch", badValue: patchValue(), detail },
+  ]);
+}
+
 /**
  * The patch handler's check of the patched object of a built-in kind: Strict throws the 422
  * of patchInvalid (`patchValue` renders the request's patch: `%+v` of a strategic merge patch,
  * the patched object's JSON for merge and JSON patches); Warn and Ignore drop the unknown
- * fields (Warn returning them as warnings). Type errors in patches are left to validation.
+ * fields (Warn returning them as warnings).
+ *
+ * A value of the wrong type fails whatever the validation directive, before unknown fields
+ * ("Non-strict errors trump in this case", patch.go): the same 422 `patch: Invalid value:
+ * "<patch>": <error>`, the error being the unstructured converter's for a strategic merge patch
+ * (applyPatchToObject: `unrecognized type: int32`) and encoding/json's for merge and JSON
+ * patches (jsonPatcher: runtime.DecodeInto, `json: cannot unmarshal string into Go struct field
+ * DeploymentSpec.spec.replicas of type int32`). Before, such a patch was stored as sent
+ * (`kubectl patch deploy web -p '{"spec":{"replicas":"x"}}'` left READY `0/x`).
  */
 export function decodePatchedObject<T>(
   obj: T,
   fieldValidation: FieldValidation,
   patchValue: () => string,
+  strategic = false,
 ): Decoded<T> {
   const found = findDecodeErrors(obj);
+  if (found?.typeError) {
+    const detail = strategic ? found.convertError : found.typeError;
+    if (detail !== undefined) throw patchTypeInvalid(detail, patchValue);
+  }
   if (!found || !found.unknown.length) return { object: obj, warnings: [] };
   if (fieldValidation === "Strict")
     throw patchInvalid(found.unknown, patchValue);

@@ -946,7 +946,7 @@ export class ApiServer {
     if (opts.fieldValidation) {
       const patched = next;
       const patchValue = () => (patchType === 'strategic' ? goPlusV(patch) : goJsonMarshal(patched));
-      next = warn(opts, this.decode(t, next, opts.fieldValidation, patchValue));
+      next = warn(opts, this.decode(t, next, opts.fieldValidation, patchValue, patchType === 'strategic'));
     }
     return this.update(next, { ...opts, fieldValidation: undefined });
   }
@@ -1301,15 +1301,16 @@ export class ApiServer {
    * The handlers' decode step with `?fieldValidation=` (./decode.ts): built-in kinds against the
    * field table, custom resources against their version's structural schema. `patchValue`: the
    * object is the result of a PATCH, whose strict errors are a 422 naming the patch (rendered by
-   * patchValue). Returns the object as decoded plus warnings.
+   * patchValue; `strategic`: a strategic merge patch, whose type errors are the unstructured
+   * converter's). Returns the object as decoded plus warnings.
    */
-  private decode(t: ResourceType, obj: KubeObject, fieldValidation: FieldValidation, patchValue?: () => string): Decoded<KubeObject> {
+  private decode(t: ResourceType, obj: KubeObject, fieldValidation: FieldValidation, patchValue?: () => string, strategic = false): Decoded<KubeObject> {
     if (t.custom) {
       const crd = this.crds.get(`${t.group}/${t.resource}`);
       const schema = crd ? schemaForVersion(crd, splitApiVersion(obj.apiVersion).version) : undefined;
       return decodeCustomResource(obj, schema, fieldValidation, patchValue);
     }
-    return patchValue ? decodePatchedObject(obj, fieldValidation, patchValue) : decodeRequestBody(obj, fieldValidation);
+    return patchValue ? decodePatchedObject(obj, fieldValidation, patchValue, strategic) : decodeRequestBody(obj, fieldValidation);
   }
 
   /** `oldMetadataValidated`: see validateUpdate (the stored object's flag, ObjectStore.put). */

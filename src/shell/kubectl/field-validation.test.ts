@@ -160,4 +160,27 @@ spec:
       code: 1,
     });
   });
+
+  it("a patch with a value of the wrong type is refused, never stored (strategic: the converter's error; merge/json: encoding/json's)", () => {
+    const b = bench();
+    b.run("kubectl create deployment web --image=nginx:1.27");
+    // patch.go applyPatchToObject -> FromUnstructuredWithValidation (converter.go: a string is
+    // not ConvertibleTo int32, so `unrecognized type: int32`; kubernetes/kubernetes#126969).
+    expect(b.run(`kubectl patch deploy web -p '{"spec":{"replicas":"x"}}'`)).toEqual({
+      stdout: "",
+      stderr: 'The request is invalid: patch: Invalid value: "map[spec:map[replicas:x]]": unrecognized type: int32\n',
+      code: 1,
+    });
+    expect(b.run(`kubectl patch deploy web -p '{"spec":{"template":{"spec":{"containers":"oops"}}}}'`).stderr).toBe(
+      'The request is invalid: patch: Invalid value: "map[spec:map[template:map[spec:map[containers:oops]]]]": cannot restore slice from string\n',
+    );
+    // jsonPatcher: runtime.DecodeInto of the patched JSON; the value named is that JSON.
+    const merge = b.run(`kubectl patch deploy web --type=merge -p '{"spec":{"replicas":"y"}}'`);
+    expect(merge.code).toBe(1);
+    expect(merge.stderr).toMatch(/^The request is invalid: patch: Invalid value: "\{\\"apiVersion\\":\\"apps\/v1\\",.*\\"replicas\\":\\"y\\",.*": json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32\n$/);
+    const json = b.run(`kubectl patch deploy web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":"z"}]'`);
+    expect(json.stderr).toMatch(/": json: cannot unmarshal string into Go struct field DeploymentSpec\.spec\.replicas of type int32\n$/);
+    expect(b.c.api.get("deployments", "default", "web").spec.replicas).toBe(1);
+    expect(b.run(`kubectl patch deploy web -p '{"spec":{"replicas":3}}'`).stdout).toBe("deployment.apps/web patched\n");
+  });
 });
