@@ -384,7 +384,8 @@ class Parser {
       if (t.k === 'dot') cur.push({ t: 'dot', pos: t.pos });
       else if (t.k === 'field') cur.push({ t: 'field', names: t.names, pos: t.pos, text: t.text });
       else if (t.k === 'var') cur.push({ t: 'var', name: t.name, names: t.names, pos: t.pos, text: t.text });
-      else cur.push({ t: 'lit', v: t.v, pos: t.pos, text: t.text });
+      else if (t.k === 'lit') cur.push({ t: 'lit', v: t.v, pos: t.pos, text: t.text });
+      else throw parseErr(this.src, t.pos, `unexpected ${goQuote(t.k)} in command`);
     }
     if (cur.length) cmds.push({ args: cur, pos: curPos });
     else if (cmds.length) throw parseErr(this.src, a.pos, 'missing command');
