@@ -51,8 +51,8 @@ describe('kubectl -o go-template', () => {
     expect(r).toEqual({ stdout: '<no value> NodePort', stderr: '', code: 0 });
     const e = b.run(`kubectl get svc kubernetes-bootcamp -o go-template='{{.spec.type}} {{.spec.nope}}' --allow-missing-template-keys=false`);
     expect(e.code).toBe(1);
-    expect(e.stdout).toMatch(/^NodePort Error executing template: template: output:1:17: executing "output" at <\.spec\.nope>: map has no entry for key "nope"\. Printing more information for debugging the template:\n\ttemplate was:\n\t\t\{\{\.spec\.type\}\} \{\{\.spec\.nope\}\}\n\traw data was:\n\t\t\{/);
-    expect(e.stderr).toBe('error: error executing template "{{.spec.type}} {{.spec.nope}}": template: output:1:17: executing "output" at <.spec.nope>: map has no entry for key "nope"\n');
+    expect(e.stdout).toMatch(/^NodePort Error executing template: template: output:1:22: executing "output" at <\.spec\.nope>: map has no entry for key "nope"\. Printing more information for debugging the template:\n\ttemplate was:\n\t\t\{\{\.spec\.type\}\} \{\{\.spec\.nope\}\}\n\traw data was:\n\t\t\{/);
+    expect(e.stderr).toBe('error: error executing template "{{.spec.type}} {{.spec.nope}}": template: output:1:22: executing "output" at <.spec.nope>: map has no entry for key "nope"\n');
   });
 
   it('mutation commands print the changed object through the template', () => {

@@ -84,8 +84,9 @@ export function printGoTemplate(objs: KubeObject[], template: string, opts: { li
   const targets: unknown[] = opts.list ? [asList(objs)] : objs;
   let out = '';
   for (const obj of targets) {
-    const raw = JSON.stringify(obj);
-    const data = JSON.parse(raw) as unknown;
+    // json.Marshal of the object kubectl holds (unstructured: keys sorted, <>& escaped).
+    const raw = goJson(obj);
+    const data = JSON.parse(JSON.stringify(obj)) as unknown;
     try {
       out += executeGoTemplate(parsed, data, { missingKeyError: opts.allowMissingKeys === false });
     } catch (e) {

@@ -51,8 +51,11 @@ describe('Go templates as kubectl -o go-template runs them', () => {
 
   it('fields, maps and lists print as fmt.Sprint does; a missing key is <no value>, a null <nil>', () => {
     expect(run('{{.spec.type}} {{.spec.ports}} {{.metadata.labels}}', svc)).toBe('NodePort [map[nodePort:31127 port:8080 protocol:TCP]] map[app:kubernetes-bootcamp]');
-    expect(run('{{.spec.nope}}|{{.spec.nope.deeper}}|{{.metadata.annotations}}', svc)).toBe('<no value>|<no value>|<nil>');
-    expect(run('{{index .metadata.labels "app"}} {{index .metadata.labels "nope"}}', svc)).toBe('kubernetes-bootcamp <nil>');
+    // exec.go evalPipeline digs into a nil interface{}: a null and `index` of a missing key print
+    // `<no value>` too; as function arguments they are nil (`<nil>`). Checked with kubectl 1.32.
+    expect(run('{{.spec.nope}}|{{.spec.nope.deeper}}|{{.metadata.annotations}}', svc)).toBe('<no value>|<no value>|<no value>');
+    expect(run('{{index .metadata.labels "app"}} {{index .metadata.labels "nope"}}', svc)).toBe('kubernetes-bootcamp <no value>');
+    expect(run('{{index .metadata.labels "nope" | printf "%v"}} {{print .spec.nope}}', svc)).toBe('<nil> <nil>');
   });
 
   it('if / else if / else, with, range with variables and else, $', () => {
@@ -67,6 +70,7 @@ describe('Go templates as kubectl -o go-template runs them', () => {
     expect(run('{{.spec.type | printf "%s!"}}', svc)).toBe('NodePort!');
     expect(run('{{printf "%s:%d %v" .metadata.name (index .spec.ports 0).port true}}', svc)).toBe('kubernetes-bootcamp:8080 true');
     expect(run('{{print 1 2 "a" "b" 3}}', {})).toBe('1 2ab3');
+    expect(run('{{printf "%s|%v|%t" true .n false}}', { n: 2 })).toBe('%!s(bool=true)|2|false');
     expect(run('{{println "x" 1}}', {})).toBe('x 1\n');
     expect(run('{{and 1 0 2}} {{or 0 "" "z"}} {{not .x}}', {})).toBe('0 z true');
     expect(run('{{lt 1 2}} {{ge 2 3}} {{ne "a" "b"}} {{eq 3 1 2 3}}', {})).toBe('true false true true');
@@ -81,17 +85,30 @@ describe('Go templates as kubectl -o go-template runs them', () => {
     expect(run('{{.data.password | base64decode}}', { data: { password: 'czNjcmV0' } })).toBe('s3cret');
   });
 
-  it("parse errors are Go's", () => {
+  it("parse errors are Go's (each checked against kubectl 1.32)", () => {
+    expect(parseError('{{if}}x{{end}}')).toBe('template: output:1: missing value for if');
+    expect(parseError('{{"abc}}')).toBe('template: output:1: unterminated quoted string');
+    expect(parseError('{{ $x }}')).toBe('template: output:1: undefined variable "$x"');
+    expect(parseError('{{range $i, $e := .a}}{{$e}}{{end}}{{$e}}')).toBe('template: output:1: undefined variable "$e"');
+    expect(parseError('{{()}}')).toBe('template: output:1: missing value for parenthesized pipeline');
+    expect(parseError('{{(.a}}')).toBe('template: output:1: unclosed left paren');
+    expect(parseError('{{range .a}}{{else}}{{else}}{{end}}')).toBe('template: output:1: expected end; found {{else}}');
+    expect(run('{{.a | }}', {})).toBe('<no value>');
     expect(parseError('{{.metadata.name')).toBe('template: output:1: unclosed action');
     expect(parseError('{{foo .x}}')).toBe('template: output:1: function "foo" not defined');
     expect(parseError('{{range .items}}x')).toBe('template: output:1: unexpected EOF');
     expect(parseError('x{{end}}')).toBe('template: output:1: unexpected {{end}}');
   });
 
-  it("execution errors are Go's, with line and column", () => {
-    expect(execError('{{.metadata.annotations.x}}', svc)).toBe('template: output:1:2: executing "output" at <.metadata.annotations.x>: nil pointer evaluating interface {}.x');
-    expect(execError('{{.spec.missing}}', svc, true)).toBe('template: output:1:2: executing "output" at <.spec.missing>: map has no entry for key "missing"');
-    expect(execError('{{index .spec.ports 3}}', svc)).toBe('template: output:1:2: executing "output" at <index>: error calling index: index out of range: 3');
-    expect(execError('{{.spec.type.x}}', svc)).toBe('template: output:1:2: executing "output" at <.spec.type.x>: can\'t evaluate field x in type string');
+  it("execution errors are Go's, with line and column (a field chain is placed at its second field), as kubectl 1.32 prints them", () => {
+    expect(execError('{{.metadata.annotations.x}}', svc)).toBe('template: output:1:11: executing "output" at <.metadata.annotations.x>: nil pointer evaluating interface {}.x');
+    expect(execError('{{.spec.missing}}', svc, true)).toBe('template: output:1:7: executing "output" at <.spec.missing>: map has no entry for key "missing"');
+    expect(execError('{{.spec.type}} {{.spec.nope}}', svc, true)).toBe('template: output:1:22: executing "output" at <.spec.nope>: map has no entry for key "nope"');
+    expect(execError('{{$x := .spec}}{{$x.nope.y}}', svc, true)).toBe('template: output:1:19: executing "output" at <$x.nope.y>: map has no entry for key "nope"');
+    expect(execError('{{(index .spec.ports 0).nope.x}}', svc, true)).toBe('template: output:1:21: executing "output" at <0>: map has no entry for key "nope"');
+    expect(execError('{{index .spec.ports 3}}', svc)).toBe('template: output:1:2: executing "output" at <index .spec.ports 3>: error calling index: index out of range: 3');
+    expect(execError('{{len .spec.nope}}', svc)).toBe('template: output:1:2: executing "output" at <len .spec.nope>: error calling len: reflect: call of reflect.Value.Type on zero Value');
+    expect(execError('{{len .metadata.annotations}}', svc)).toBe('template: output:1:2: executing "output" at <len .metadata.annotations>: error calling len: len of nil pointer');
+    expect(execError('{{.spec.type.x}}', svc)).toBe('template: output:1:7: executing "output" at <.spec.type.x>: can\'t evaluate field x in type interface {}');
   });
 });

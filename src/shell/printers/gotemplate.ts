@@ -37,15 +37,19 @@ type Val = unknown;
 
 type Operand =
   | { t: 'dot'; pos: number }
-  | { t: 'field'; names: string[]; pos: number; text: string } // .a.b on dot
-  | { t: 'var'; name: string; names: string[]; pos: number; text: string } // $x.a.b
+  // `epos`: where Go's parser puts the node (parse.go operand: a chain of fields is positioned
+  // at its second field, `$x.a` and `(...).a` at their first field), which execution errors report.
+  | { t: 'field'; names: string[]; pos: number; epos: number; text: string } // .a.b on dot
+  | { t: 'var'; name: string; names: string[]; pos: number; epos: number; text: string } // $x.a.b
   | { t: 'lit'; v: Val; pos: number; text: string }
   | { t: 'ident'; name: string; pos: number }
-  | { t: 'paren'; pipe: Pipe; names: string[]; pos: number; text: string };
+  | { t: 'paren'; pipe: Pipe; names: string[]; pos: number; epos: number; text: string };
 
 interface Cmd {
   args: Operand[];
   pos: number;
+  /** The command as written (CommandNode.String()), for `at <index .a 3>`. */
+  text: string;
 }
 
 interface Pipe {
@@ -70,13 +74,14 @@ export interface GoTemplate {
 // Lexing: the template is split into text and actions; actions into tokens
 // ------------------------------------------------------------------------------------------
 
-type Tok =
+type Tok = (
   | { k: 'field'; names: string[]; pos: number; text: string }
   | { k: 'var'; name: string; names: string[]; pos: number; text: string }
   | { k: 'dot'; pos: number }
   | { k: 'ident'; name: string; pos: number }
   | { k: 'lit'; v: Val; pos: number; text: string }
-  | { k: '(' | ')' | '|' | ':=' | '=' | ','; pos: number };
+  | { k: '(' | ')' | '|' | ':=' | '=' | ','; pos: number }
+) & { end?: number };
 
 function lineOf(src: string, pos: number): number {
   let n = 1;
@@ -190,6 +195,12 @@ function lexAction(src: string, start: number, end: number): Tok[] {
     }
     throw parseErr(src, i, `unexpected ${goQuote(c)} in command`);
   }
+  // Where each token ends: the next token's start, less the blanks between them.
+  for (let t = 0; t < toks.length; t++) {
+    let e = t + 1 < toks.length ? toks[t + 1].pos : end;
+    while (e > toks[t].pos + 1 && /\s/.test(src[e - 1])) e--;
+    toks[t].end = e;
+  }
   return toks;
 }
 
@@ -234,8 +245,10 @@ function split(src: string): Piece[] {
     while (j < src.length) {
       const ch = src[j];
       if (ch === '"') {
+        const q = j;
         j++;
         while (j < src.length && src[j] !== '"' && src[j] !== '\n') j += src[j] === '\\' ? 2 : 1;
+        if (j >= src.length || src[j] === '\n') throw parseErr(src, q, 'unterminated quoted string');
         j++;
         continue;
       }
@@ -267,6 +280,8 @@ function split(src: string): Piece[] {
 
 class Parser {
   private p = 0;
+  /** Variables in scope (parse.go `t.vars`): `$` and the declarations seen, popped at each `end`. */
+  private vars: string[] = ['$'];
   constructor(
     private readonly src: string,
     private readonly pieces: Piece[],
@@ -301,13 +316,14 @@ class Parser {
   }
 
   private control(kind: 'if' | 'range' | 'with', a: RawAction, toks: Tok[]): Node {
-    const pipe = this.pipe(toks, a, kind === 'range');
-    if (pipe.cmds.length === 0) throw parseErr(this.src, a.pos, `missing value for ${kind}`);
+    const scope = this.vars.length;
+    const pipe = this.pipe(toks, a, kind);
     const body = this.list();
     if (!body.stop) throw parseErr(this.src, this.src.length, 'unexpected EOF');
     const stopToks = body.stop.toks;
     if ((stopToks[0] as { name: string }).name === 'end') {
       if (stopToks.length > 1) throw parseErr(this.src, body.stop.pos, `unexpected ${tokText(stopToks[1])} in end`);
+      this.vars.length = scope;
       return { t: kind, pipe, list: body.list, elseList: undefined };
     }
     // else, or `else if` / `else with` (the rest of the chain is one nested node ending at the same end).
@@ -315,6 +331,7 @@ class Parser {
       const second = stopToks[1];
       if (second.k === 'ident' && (second.name === 'if' || second.name === 'with') && kind !== 'range') {
         const nested = this.control(second.name, body.stop, stopToks.slice(2));
+        this.vars.length = scope;
         return { t: kind, pipe, list: body.list, elseList: [nested] };
       }
       throw parseErr(this.src, body.stop.pos, `unexpected ${tokText(second)} in else`);
@@ -322,10 +339,13 @@ class Parser {
     const elseBody = this.list();
     if (!elseBody.stop) throw parseErr(this.src, this.src.length, 'unexpected EOF');
     if ((elseBody.stop.toks[0] as { name: string }).name !== 'end') throw parseErr(this.src, elseBody.stop.pos, 'expected end; found {{else}}');
+    this.vars.length = scope;
     return { t: kind, pipe, list: body.list, elseList: elseBody.list };
   }
 
-  private pipe(toks: Tok[], a: RawAction, isRange = false): Pipe {
+  /** A pipeline; `context` names it in `missing value for <context>` (parse.go checkPipeline). */
+  private pipe(toks: Tok[], a: RawAction, context: 'command' | 'if' | 'range' | 'with' | 'parenthesized pipeline' = 'command'): Pipe {
+    const isRange = context === 'range';
     let i = 0;
     const decls: string[] = [];
     // `$x :=`, `$x =`, and in range `$i, $e :=`.
@@ -338,18 +358,24 @@ class Parser {
         i = 4;
       }
     }
+    this.vars.push(...decls);
     const cmds: Cmd[] = [];
     let cur: Operand[] = [];
     let curPos = toks[i]?.pos ?? a.pos;
+    let curEnd = curPos;
+    const cmdText = () => this.src.slice(curPos, curEnd).replace(/\s+/g, ' ');
     for (; i < toks.length; i++) {
       const t = toks[i];
       if (t.k === '|') {
+        // A trailing `|` before the closing delimiter is accepted (parse.go pipeline ends at it).
         if (cur.length === 0) throw parseErr(this.src, t.pos, 'missing command');
-        cmds.push({ args: cur, pos: curPos });
+        if (i === toks.length - 1) break;
+        cmds.push({ args: cur, pos: curPos, text: cmdText() });
         cur = [];
         curPos = toks[i + 1]?.pos ?? t.pos;
         continue;
       }
+      curEnd = Math.max(curEnd, t.end ?? t.pos);
       if (t.k === '(') {
         let depth = 1;
         let j = i + 1;
@@ -358,18 +384,24 @@ class Parser {
           else if (toks[j].k === ')') depth--;
         }
         if (depth > 0) throw parseErr(this.src, t.pos, 'unclosed left paren');
-        const inner = this.pipe(toks.slice(i + 1, j - 1), a);
-        if (inner.cmds.length === 0) throw parseErr(this.src, t.pos, 'missing value for parenthesized pipeline');
+        const inner = this.pipe(toks.slice(i + 1, j - 1), a, 'parenthesized pipeline');
         let names: string[] = [];
         let text = this.src.slice(t.pos, toks[j - 1].pos + 1);
+        let epos = t.pos;
         const next = toks[j];
         // A field chain directly after `)`: `(index .x 0).name`.
         if (next && next.k === 'field' && next.pos === toks[j - 1].pos + 1) {
           names = next.names;
-          text += next.text;
+          // Go reports a failing field of `(...).a` at the last node the parenthesised pipeline
+          // evaluated (`at <0>` for `(index .x 0).a`): the state's node is not moved to the chain.
+          const lastCmd = inner.cmds[inner.cmds.length - 1];
+          const last = lastCmd.args[lastCmd.args.length - 1];
+          epos = last.pos;
+          text = 'text' in last ? last.text : last.t === 'ident' ? last.name : '.';
+          curEnd = Math.max(curEnd, next.end ?? next.pos);
           j++;
-        }
-        cur.push({ t: 'paren', pipe: inner, names, pos: t.pos, text });
+        } else curEnd = Math.max(curEnd, toks[j - 1].pos + 1);
+        cur.push({ t: 'paren', pipe: inner, names, pos: t.pos, epos, text });
         i = j - 1;
         continue;
       }
@@ -382,15 +414,15 @@ class Parser {
         continue;
       }
       if (t.k === 'dot') cur.push({ t: 'dot', pos: t.pos });
-      else if (t.k === 'field') cur.push({ t: 'field', names: t.names, pos: t.pos, text: t.text });
-      else if (t.k === 'var') cur.push({ t: 'var', name: t.name, names: t.names, pos: t.pos, text: t.text });
-      else if (t.k === 'lit') cur.push({ t: 'lit', v: t.v, pos: t.pos, text: t.text });
+      else if (t.k === 'field') cur.push({ t: 'field', names: t.names, pos: t.pos, epos: t.names.length > 1 ? t.pos + 1 + t.names[0].length : t.pos, text: t.text });
+      else if (t.k === 'var') {
+        if (!this.vars.includes(t.name)) throw parseErr(this.src, t.pos, `undefined variable ${goQuote(t.name)}`);
+        cur.push({ t: 'var', name: t.name, names: t.names, pos: t.pos, epos: t.names.length ? t.pos + t.name.length : t.pos, text: t.text });
+      } else if (t.k === 'lit') cur.push({ t: 'lit', v: t.v, pos: t.pos, text: t.text });
       else throw parseErr(this.src, t.pos, `unexpected ${goQuote(t.k)} in command`);
     }
-    if (cur.length) cmds.push({ args: cur, pos: curPos });
-    else if (cmds.length) throw parseErr(this.src, a.pos, 'missing command');
-    if (cmds.length === 0 && decls.length) throw parseErr(this.src, a.pos, 'missing value for command');
-    if (cmds.length === 0 && !isRange) throw parseErr(this.src, a.pos, 'missing value for command');
+    if (cur.length) cmds.push({ args: cur, pos: curPos, text: cmdText() });
+    if (cmds.length === 0) throw parseErr(this.src, a.pos, `missing value for ${context}`);
     return { decls, cmds, pos: a.pos, text: a.text };
   }
 }
@@ -455,7 +487,8 @@ function fieldChain(s: State, v: Val, names: string[], pos: number, context: str
       return MISSING;
     }
     if (v === null || v === undefined) throw execErr(s, pos, context, `nil pointer evaluating interface {}.${name}`);
-    if (!isMap(v)) throw execErr(s, pos, context, `can't evaluate field ${name} in type ${goTypeName(v)}`);
+    // exec.go evalField names the receiver's static type, interface {} for any value read from the object.
+    if (!isMap(v)) throw execErr(s, pos, context, `can't evaluate field ${name} in type interface {}`);
     if (!Object.prototype.hasOwnProperty.call(v, name)) {
       if (s.missingKeyError) throw execErr(s, pos, context, `map has no entry for key ${goQuote(name)}`);
       v = MISSING;
@@ -476,22 +509,24 @@ function evalOperand(s: State, dot: Val, o: Operand): Val {
     case 'dot':
       return dot;
     case 'field':
-      return fieldChain(s, dot, o.names, o.pos, o.text);
+      return fieldChain(s, dot, o.names, o.epos, o.text);
     case 'var':
-      return fieldChain(s, lookupVar(s, o.name, o.pos, o.text), o.names, o.pos, o.text);
+      return fieldChain(s, lookupVar(s, o.name, o.pos, o.text), o.names, o.epos, o.text);
     case 'lit':
       return o.v;
     case 'paren':
-      return fieldChain(s, evalPipe(s, dot, o.pipe), o.names, o.pos, o.text);
+      return fieldChain(s, evalPipe(s, dot, o.pipe), o.names, o.epos, o.text);
     case 'ident':
-      return callFn(s, o.name, [], o.pos);
+      return callFn(s, o.name, [], o.pos, o.name);
   }
 }
 
-/** `fmt.Sprint(v)` of a template value (`<no value>` for a missing key, `<nil>` for null). */
+/**
+ * `fmt.Sprint(v)` of a function argument: a missing key arrives as a nil interface{} (`<nil>`,
+ * exec.go validateType), maps and lists print as `map[...]` / `[...]` with `<nil>` for nulls.
+ */
 function show(v: Val): string {
-  if (v === MISSING) return '<no value>';
-  return goSprint(v);
+  return goSprint(v === MISSING ? null : v);
 }
 
 /** `fmt.Sprint(args...)`: a space between operands when neither is a string. */
@@ -518,6 +553,10 @@ function sprintf(format: string, args: Val[]): string {
         break;
       case 'q':
         r = typeof a === 'string' ? goQuote(a) : show(a);
+        break;
+      case 's':
+        // fmt's bad-verb form for a number or bool: `%!s(int64=3)` (numbers read from the object are int64).
+        r = typeof a === 'number' || typeof a === 'boolean' ? `%!s(${typeName(a)}=${show(a)})` : show(a);
         break;
       case 'f':
         r = typeof a === 'number' ? a.toFixed(prec === undefined ? 6 : Number(prec)) : `%!f(${typeName(a)}=${show(a)})`;
@@ -555,9 +594,9 @@ function compare(s: State, name: string, pos: number, a: Val, b: Val): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function callFn(s: State, name: string, args: Val[], pos: number): Val {
+function callFn(s: State, name: string, args: Val[], pos: number, cmdText: string): Val {
   const arity = (n: number) => {
-    if (args.length !== n) throw execErr(s, pos, name, `wrong number of args for ${name}: want ${n} got ${args.length}`);
+    if (args.length !== n) throw execErr(s, pos, cmdText, `wrong number of args for ${name}: want ${n} got ${args.length}`);
   };
   switch (name) {
     case 'and':
@@ -575,21 +614,24 @@ function callFn(s: State, name: string, args: Val[], pos: number): Val {
       if (typeof a === 'string') return new TextEncoder().encode(a).length;
       if (Array.isArray(a)) return a.length;
       if (isMap(a)) return Object.keys(a).length;
-      throw execErr(s, pos, name, `error calling len: len of ${a === null || a === MISSING ? 'nil pointer' : `type ${goTypeName(a)}`}`);
+      // A missing key is an invalid reflect.Value (the Go runtime's message); a JSON null a nil interface.
+      if (a === MISSING) throw execErr(s, pos, cmdText, 'error calling len: reflect: call of reflect.Value.Type on zero Value');
+      throw execErr(s, pos, cmdText, `error calling len: len of ${a === null ? 'nil pointer' : `type ${goTypeName(a)}`}`);
     }
     case 'index': {
-      if (args.length === 0) throw execErr(s, pos, name, 'wrong number of args for index: want at least 1 got 0');
+      if (args.length === 0) throw execErr(s, pos, cmdText, 'wrong number of args for index: want at least 1 got 0');
       let v = args[0];
       for (const k of args.slice(1)) {
         if (Array.isArray(v)) {
-          if (typeof k !== 'number' || !isGoInt(k)) throw execErr(s, pos, name, `error calling index: cannot index slice/array with type ${typeName(k)}`);
-          if (k < 0 || k >= v.length) throw execErr(s, pos, name, `error calling index: index out of range: ${k}`);
+          if (typeof k !== 'number' || !isGoInt(k)) throw execErr(s, pos, cmdText, `error calling index: cannot index slice/array with type ${typeName(k)}`);
+          if (k < 0 || k >= v.length) throw execErr(s, pos, cmdText, `error calling index: index out of range: ${k}`);
           v = v[k];
         } else if (isMap(v)) {
-          if (typeof k !== 'string') throw execErr(s, pos, name, `error calling index: value has type ${typeName(k)}; should be string`);
+          if (typeof k !== 'string') throw execErr(s, pos, cmdText, `error calling index: value has type ${typeName(k)}; should be string`);
+          // A missing key is the map's zero value, a nil interface{} (printed `<no value>`).
           v = Object.prototype.hasOwnProperty.call(v, k) ? v[k] : null;
-        } else if (v === null || v === MISSING) throw execErr(s, pos, name, 'error calling index: index of untyped nil');
-        else throw execErr(s, pos, name, `error calling index: can't index item of type ${goTypeName(v)}`);
+        } else if (v === null || v === MISSING) throw execErr(s, pos, cmdText, 'error calling index: index of untyped nil');
+        else throw execErr(s, pos, cmdText, `error calling index: can't index item of type ${goTypeName(v)}`);
       }
       return v;
     }
@@ -598,10 +640,10 @@ function callFn(s: State, name: string, args: Val[], pos: number): Val {
     case 'println':
       return args.map(show).join(' ') + '\n';
     case 'printf':
-      if (args.length === 0 || typeof args[0] !== 'string') throw execErr(s, pos, name, 'wrong number of args for printf: want at least 1 got 0');
+      if (args.length === 0 || typeof args[0] !== 'string') throw execErr(s, pos, cmdText, 'wrong number of args for printf: want at least 1 got 0');
       return sprintf(args[0], args.slice(1));
     case 'eq':
-      if (args.length < 2) throw execErr(s, pos, name, 'error calling eq: missing argument for comparison');
+      if (args.length < 2) throw execErr(s, pos, cmdText, 'error calling eq: missing argument for comparison');
       return args.slice(1).some((b) => compare(s, name, pos, args[0], b) === 0);
     case 'ne':
       arity(2);
@@ -621,13 +663,13 @@ function callFn(s: State, name: string, args: Val[], pos: number): Val {
     case 'base64decode': {
       arity(1);
       const a = args[0];
-      if (typeof a !== 'string') throw execErr(s, pos, name, `wrong type for value; expected string; got ${typeName(a)}`);
-      if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(a)) throw execErr(s, pos, name, 'error calling base64decode: base64 decode failed: illegal base64 data at input byte 0');
+      if (typeof a !== 'string') throw execErr(s, pos, cmdText, `wrong type for value; expected string; got ${typeName(a)}`);
+      if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(a)) throw execErr(s, pos, cmdText, 'error calling base64decode: base64 decode failed: illegal base64 data at input byte 0');
       const bin = atob(a);
       return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
     }
   }
-  throw execErr(s, pos, name, `function ${goQuote(name)} not defined`);
+  throw execErr(s, pos, cmdText, `function ${goQuote(name)} not defined`);
 }
 
 function evalCmd(s: State, dot: Val, cmd: Cmd, piped: { v: Val } | undefined): Val {
@@ -635,7 +677,7 @@ function evalCmd(s: State, dot: Val, cmd: Cmd, piped: { v: Val } | undefined): V
   if (head.t === 'ident') {
     const args = rest.map((o) => evalOperand(s, dot, o));
     if (piped) args.push(piped.v);
-    return callFn(s, head.name, args, head.pos);
+    return callFn(s, head.name, args, cmd.pos, cmd.text);
   }
   if (rest.length > 0 || piped) {
     const ctx = 'text' in head ? head.text : '.';
@@ -646,7 +688,12 @@ function evalCmd(s: State, dot: Val, cmd: Cmd, piped: { v: Val } | undefined): V
 
 function evalPipe(s: State, dot: Val, pipe: Pipe): Val {
   let v: { v: Val } | undefined;
-  for (const cmd of pipe.cmds) v = { v: evalCmd(s, dot, cmd, v) };
+  // exec.go evalPipeline: a command's interface{} result is dug into, so a nil one (a JSON null,
+  // `index` of a missing key) becomes the invalid value a missing key is (`<no value>`).
+  for (const cmd of pipe.cmds) {
+    const r = evalCmd(s, dot, cmd, v);
+    v = { v: r === null ? MISSING : r };
+  }
   const result = v ? v.v : MISSING;
   if (pipe.decls.length === 1) s.vars.push({ name: pipe.decls[0], v: result });
   return result;
@@ -660,7 +707,7 @@ function walk(s: State, dot: Val, nodes: Node[]): void {
     }
     if (n.t === 'action') {
       const v = evalPipe(s, dot, n.pipe);
-      if (n.pipe.decls.length === 0) s.out.push(show(v));
+      if (n.pipe.decls.length === 0) s.out.push(v === MISSING ? '<no value>' : show(v));
       continue;
     }
     const mark = s.vars.length;
