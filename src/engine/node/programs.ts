@@ -2676,6 +2676,7 @@ class ModelContainerProgram implements ContainerProgram {
       clock: this.services.clock,
       fs: this.fs,
       userland: image.userland,
+      ...(image.family === 'busybox' ? { busyboxVersion: image.version } : {}),
       flavor,
       hostname: this.spec.pod.hostname,
       uid: this.uid,

@@ -258,3 +258,28 @@ describe('ContainerFs', () => {
     expect(resolvePath('/', '/a//b/')).toBe('/a/b');
   });
 });
+
+describe('nslookup of busybox before 1.29 (the classic applet, networking/nslookup.c of busybox 1.28)', () => {
+  const lookup = (name: string) =>
+    ({
+      kubernetes: { name: 'kubernetes.default.svc.cluster.local', address: '10.96.0.1', server: '10.96.0.10' },
+      'web-0.nginx': { name: 'web-0.nginx', address: '10.244.1.6', server: '10.96.0.10' },
+    })[name];
+  it("answers as the kubernetes.io pages show: Server/Address 1 with kube-dns's reverse name, the name as typed, a ClusterIP's service FQDN, a pod IP bare", () => {
+    const r = sh('nslookup kubernetes; nslookup web-0.nginx', { busyboxVersion: '1.28.4', lookup });
+    expect(r.out).toBe(
+      'Server:    10.96.0.10\nAddress 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local\n\nName:      kubernetes\nAddress 1: 10.96.0.1 kubernetes.default.svc.cluster.local\n' +
+        'Server:    10.96.0.10\nAddress 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local\n\nName:      web-0.nginx\nAddress 1: 10.244.1.6\n',
+    );
+    expect(r.code).toBe(0);
+  });
+  it("a name that does not resolve: nslookup: can't resolve '<name>' on stderr, exit 1 (the init-containers page's loop)", () => {
+    const r = sh('nslookup myservice.default.svc.cluster.local', { busyboxVersion: '1.28.4', lookup });
+    expect(r.out).toBe('Server:    10.96.0.10\nAddress 1: 10.96.0.10 kube-dns.kube-system.svc.cluster.local\n\n');
+    expect(r.err).toBe("nslookup: can't resolve 'myservice.default.svc.cluster.local'\n");
+    expect(r.code).toBe(1);
+  });
+  it('busybox 1.36 keeps the newer applet', () => {
+    expect(sh('nslookup kubernetes', { busyboxVersion: '1.36.1', lookup }).out).toBe('Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n');
+  });
+});

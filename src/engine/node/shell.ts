@@ -318,6 +318,11 @@ export interface ShellHost {
   readonly clock: Clock;
   readonly fs: ContainerFs;
   readonly userland: Userland;
+  /**
+   * The image's busybox version when its applets are busybox's (`1.28.4`, `1.36.1`), else
+   * undefined: busybox before 1.29 has the classic `nslookup` (its own output format).
+   */
+  readonly busyboxVersion?: string;
   readonly flavor: ShellFlavor;
   readonly hostname: string;
   readonly uid: number;
@@ -2672,6 +2677,7 @@ const UTILITIES: Record<string, Utility> = {
       if (!name) return 1;
       const r = this.h.lookup(name);
       const server = r?.server ?? '10.96.0.10';
+      if (isClassicBusybox(this.h.busyboxVersion)) return classicNslookup(name, r, server, io);
       io.out(`Server:\t\t${server}\nAddress:\t${server}:53\n\n`);
       if (!r) {
         io.out(`** server can't find ${name}: NXDOMAIN\n\n`);
@@ -2696,6 +2702,51 @@ const UTILITIES: Record<string, Utility> = {
     },
   },
 };
+
+/** Busybox before 1.29 (the kubernetes.io pages' `busybox:1.28`) has the classic nslookup applet. */
+function isClassicBusybox(version: string | undefined): boolean {
+  const m = /^1\.(\d+)/.exec(version ?? '');
+  return m !== null && Number(m[1]) < 29;
+}
+
+/**
+ * The reverse name cluster DNS gives an address, as the classic applet prints it after the
+ * address: a Service's ClusterIP (kind's service range 10.96.0.0/12) has the Service's FQDN
+ * (kube-dns for the resolver itself); a pod IP of a headless Service has none (the
+ * basic-stateful-set tutorial's `Address 1: 10.244.1.6`).
+ */
+function reverseName(address: string, fqdn: string, server: string): string | undefined {
+  if (address === server) return 'kube-dns.kube-system.svc.cluster.local';
+  const m = /^10\.(\d+)\./.exec(address);
+  if (!m || Number(m[1]) < 96 || Number(m[1]) > 111) return undefined;
+  return fqdn.endsWith('.svc.cluster.local') ? fqdn : undefined;
+}
+
+/** `name` completed as the pod's search path completes it (`kubernetes.default` -> `kubernetes.default.svc.cluster.local`). */
+function clusterFqdn(name: string, resolved: string): string {
+  if (resolved.endsWith('.svc.cluster.local')) return resolved;
+  if (name.endsWith('.svc.cluster.local')) return name;
+  if (name.endsWith('.svc')) return `${name}.cluster.local`;
+  if (name.split('.').length === 2) return `${name}.svc.cluster.local`;
+  return resolved;
+}
+
+/**
+ * busybox 1.28's networking/nslookup.c: `print_host(server, "Server:")`, a blank line, then
+ * `print_host(name, "Name:")` - `%-10s %s` then `Address N: <ip>[ <reverse name>]` - or, when
+ * the name does not resolve, `nslookup: can't resolve '<name>'` on stderr and exit 1 (the
+ * init-containers page's `until nslookup myservice...` loop logs exactly this).
+ */
+function classicNslookup(name: string, r: { name: string; address: string } | undefined, server: string, io: ShellIo): number {
+  io.out(`Server:    ${server}\nAddress 1: ${server} kube-dns.kube-system.svc.cluster.local\n\n`);
+  if (!r) {
+    io.err(`nslookup: can't resolve '${name}'\n`);
+    return 1;
+  }
+  const ptr = reverseName(r.address, clusterFqdn(name, r.name), server);
+  io.out(`Name:      ${name}\nAddress 1: ${r.address}${ptr ? ` ${ptr}` : ''}\n`);
+  return 0;
+}
 
 // Applets/binaries that exist in the userlands but do nothing visible in the simulation.
 const QUIET = ['sed', 'awk', 'find', 'xargs', 'sort', 'uniq', 'cut', 'chmod', 'chown', 'ln', 'mv', 'df', 'du', 'free', 'top', 'uptime', 'mount', 'vi', 'less', 'more', 'stat', 'sync', 'apk', 'apt-get', 'apt', 'dpkg', 'tee', 'basename', 'dirname', 'seq', 'yes', 'which', 'stty', 'clear', 'reset', 'base64', 'md5sum', 'sha256sum', 'gzip', 'tar', 'nohup', 'timeout', 'watch', 'ip', 'ifconfig', 'netstat', 'route', 'ping', 'traceroute', 'telnet', 'dig', 'host'];
