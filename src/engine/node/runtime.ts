@@ -510,6 +510,17 @@ export function rfc3339Nano(unixMs: number, nanos = 0): string {
   return end === 0 ? base : `${base.slice(0, -1)}.${digits.slice(0, end)}Z`;
 }
 
+/**
+ * Containers newest first, as containerd's nanosecond `CreatedAt` orders them (the kubelet's
+ * `containerStatusByCreated`). Two containers created in one virtual millisecond tie on time:
+ * of one container name the higher attempt was created later (the kubelet makes attempt N+1
+ * after N: a container whose start failed is restarted at once, in the same millisecond); the id
+ * decides the rest.
+ */
+function newestContainerFirst(a: { createdAt: number; attempt: number; id: string }, b: { createdAt: number; attempt: number; id: string }): number {
+  return b.createdAt - a.createdAt || b.attempt - a.attempt || (a.id < b.id ? -1 : 1);
+}
+
 /** `rfc3339Nano`'s last whole second (Unix ms) and its `formatRfc3339` text. */
 let nanoBaseSecond = Number.NaN;
 let nanoBase = '';
@@ -1080,7 +1091,7 @@ export class Containerd {
       }));
     const containers = this.containerCandidates(podUid)
       .filter((c) => (this.sandboxes.get(c.sandboxId)?.config.uid ?? '') === podUid)
-      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+      .sort(newestContainerFirst)
       .map((c): ContainerBrief => ({
         // `status`'s values of these fields.
         id: c.id,
@@ -1446,7 +1457,7 @@ export class Containerd {
   inspect(): { sandboxes: PodSandboxStatus[]; containers: ContainerStatus[] } {
     return {
       sandboxes: [...this.sandboxes.values()].sort((a, b) => b.createdAt - a.createdAt).map((s) => this.sandboxStatus(s)),
-      containers: [...this.containers.values()].sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1)).map((c) => this.status(c)),
+      containers: [...this.containers.values()].sort(newestContainerFirst).map((c) => this.status(c)),
     };
   }
 
@@ -1514,7 +1525,7 @@ export class Containerd {
           (!filter.state || c.state === filter.state) &&
           (filter.podUid === undefined || (this.sandboxes.get(c.sandboxId)?.config.uid ?? '') === filter.podUid),
       )
-      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+      .sort(newestContainerFirst)
       .map((c) => this.status(c));
   }
 
@@ -1545,7 +1556,7 @@ export class Containerd {
   listPlegStates(): { containers: { id: string; state: ContainerState; podUid: string }[]; sandboxes: { id: string; state: SandboxState; podUid: string }[] } {
     this.ensureUp();
     const containers = [...this.containers.values()]
-      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1))
+      .sort(newestContainerFirst)
       .map((c) => ({ id: c.id, state: c.state, podUid: this.sandboxes.get(c.sandboxId)?.config.uid ?? '' }));
     const sandboxes = [...this.sandboxes.values()].sort((a, b) => b.createdAt - a.createdAt).map((s) => ({ id: s.id, state: s.state, podUid: s.config.uid }));
     return { containers, sandboxes };

@@ -164,9 +164,15 @@ function terminatedOf(c: RuntimeContainer, iso: (ms: number) => string): Obj {
     finishedAt: iso(c.finishedAt ?? c.startedAt ?? c.createdAt),
     ...(c.message ? { message: c.message } : {}),
     reason: c.reason ?? ((c.exitCode ?? 0) === 0 ? 'Completed' : 'Error'),
-    startedAt: iso(c.startedAt ?? c.createdAt),
+    // A container whose start failed (StartError) never started: containerd's StartedAt is 0,
+    // which the kubelet turns into time.Unix(0, 0) (kuberuntime_container.go
+    // toKubeContainerStatus), so the status says 1970-01-01T00:00:00Z, as kubectl describe shows.
+    startedAt: c.startedAt !== undefined ? iso(c.startedAt) : UNIX_EPOCH,
   };
 }
+
+/** `metav1.NewTime(time.Unix(0, 0))` as JSON. */
+const UNIX_EPOCH = '1970-01-01T00:00:00Z';
 
 /**
  * `ShouldContainerBeRestarted`: a container that is not running will be (re)started by the
