@@ -2,7 +2,7 @@
  * curl on the laptop reaches only what Docker publishes for the kind cluster: the bookshop's
  * NodePort through kind's extraPortMappings (kube-proxy picks a ready endpoint), and the API
  * server's random host port (TLS with kind's own CA; anonymous users may read /healthz and
- * /version). Everything else is refused.
+ * /version), and the nodes' IPs on the kind network. Everything else is refused or times out.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootedCluster, type Cluster } from '../engine/cluster';
@@ -26,6 +26,15 @@ describe('curl on the laptop', () => {
     expect(r).toMatchObject({ text: 'ok\n', exitCode: 0 });
     expect(run('curl -i localhost:30080/healthz').text).toBe('HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nok\n');
     expect(run('curl -s -o /dev/null -w "%{http_code}\\n" localhost:30080/healthz').text).toBe('200\n');
+  });
+
+  it("a node's IP on the kind network is reachable (Linux host): its NodePorts, the control plane's 6443; pod and Service IPs time out", () => {
+    const worker = cluster.nodes.find((n) => n.name === 'k8s-lab-worker2')!;
+    const cp = cluster.nodes.find((n) => n.role === 'control-plane')!;
+    expect(run(`curl -s http://${worker.nodeIP}:30080/healthz`)).toMatchObject({ text: 'ok\n', exitCode: 0 });
+    expect(run(`curl -sk https://${cp.nodeIP}:6443/version`).text).toContain('"gitVersion": "v1.35.0"');
+    expect(run(`curl http://${worker.nodeIP}:8080`)).toMatchObject({ text: `curl: (7) Failed to connect to ${worker.nodeIP} port 8080 after 0 ms: Couldn't connect to server\n`, exitCode: 7 });
+    expect(run('curl -s http://10.96.0.10:53')).toMatchObject({ exitCode: 28 });
   });
 
   it('an unpublished port is refused (curl 8 wording, exit 7; -s hides it, -sS shows it)', () => {

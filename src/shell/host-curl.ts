@@ -14,8 +14,12 @@
  * - any other local port: nothing listens (`curl: (7) Failed to connect to localhost port N
  *   after 0 ms: Couldn't connect to server`).
  *
- * Names other than localhost and 127.0.0.1 do not resolve here (`curl: (6) Could not resolve
- * host: NAME`). `makeNodeCurl` is the same curl inside a kind node.
+ * - a node's IP on the `kind` Docker network (`172.18.0.x`, reachable from a Linux host): its
+ *   NodePorts and, on the control plane, kube-apiserver's 6443; other IPs (pods, Services) have
+ *   no route from the host and time out.
+ *
+ * Names other than localhost do not resolve here (`curl: (6) Could not resolve host: NAME`).
+ * `makeNodeCurl` is the same curl inside a kind node.
  */
 import type { Command, Pending, ShellContext } from './types';
 import type { ClusterAccess, ClusterNodeAccess } from './cluster-access';
@@ -68,6 +72,17 @@ export function makeHostCurl(cluster: PlaygroundCluster & { network?: DataPlane 
   };
   return makeCurl((u, req, insecure, ctx) => {
     const host = u.host.replace(/^\[|\]$/g, '');
+    // curl looks up no IP literal. The laptop (Linux) routes to the `kind` Docker network, so a
+    // node's IP is reachable as from a machine on that network: kube-apiserver on the control
+    // plane's 6443, and whatever the node answers there (kube-proxy's NodePorts). Pod and
+    // Service IPs have no route from the host: the connection times out.
+    if (/^\d+\.\d+\.\d+\.\d+$/.test(host) && !['127.0.0.1', '0.0.0.0'].includes(host)) {
+      const dst = cluster.nodes.find((n) => n.nodeIP === host);
+      if (!dst || !dst.machine.running || !dst.machine.connected) return { error: 'timeout' };
+      if (dst.role === 'control-plane' && u.port === 6443) return apiServerAnswer(u.scheme, u.path, insecure, ctx, cluster.version);
+      const from = { nodeName: dst.name, podIP: dst.nodeIP, podName: '', namespace: '', hostNetwork: true };
+      return cluster.network?.http(from, dst.nodeIP, u.port, req) ?? { error: 'refused' };
+    }
     if (!['localhost', '127.0.0.1', '::1', '0.0.0.0'].includes(host)) return { curlError: 6, message: `Could not resolve host: ${u.host}` };
     const p = published(u.port);
     const node = p?.kind === 'nodeport' ? p.node : cluster.nodes.find((n) => n.role === 'control-plane');
