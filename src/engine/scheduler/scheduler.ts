@@ -832,14 +832,18 @@ class Scheduler {
 
   /** `updatePod` + `UpdatePodCondition`: only when status, reason or message change (or the nomination). */
   private writeCondition(pod: KubeObject, reason: string, message: string, nominate: string | undefined): void {
-    const conds = (pod.status?.conditions ?? []) as { type: string; status: string; reason?: string; message?: string; lastProbeTime?: string | null; lastTransitionTime?: string | null }[];
+    const conds = (pod.status?.conditions ?? []) as { type: string; observedGeneration?: number; status: string; reason?: string; message?: string; lastProbeTime?: string | null; lastTransitionTime?: string | null }[];
     const old = conds.find((c) => c.type === 'PodScheduled');
     const ltt = old && old.status === 'False' ? (old.lastTransitionTime ?? null) : this.d.clock.rfc3339();
-    const changed = !old || old.status !== 'False' || old.reason !== reason || old.message !== message || (old.lastProbeTime ?? null) !== null || (old.lastTransitionTime ?? null) !== ltt;
+    // PodObservedGenerationTracking (GA in 1.35): the condition carries the pod's generation
+    // (schedule_one.go handleSchedulingFailure, CalculatePodConditionObservedGeneration).
+    const gen = Number(pod.metadata.generation ?? 0) || undefined;
+    const changed =
+      !old || old.status !== 'False' || old.reason !== reason || old.message !== message || (old.lastProbeTime ?? null) !== null || (old.lastTransitionTime ?? null) !== ltt || old.observedGeneration !== gen;
     const nnnChange = nominate !== undefined && ((pod.status?.nominatedNodeName as string | undefined) ?? '') !== nominate;
     if (!changed && !nnnChange) return;
     const next = deepCopy(pod);
-    const cond = { type: 'PodScheduled', status: 'False', lastProbeTime: null, lastTransitionTime: ltt, reason, message };
+    const cond = { type: 'PodScheduled', ...(gen ? { observedGeneration: gen } : {}), status: 'False', lastProbeTime: null, lastTransitionTime: ltt, reason, message };
     next.status = { ...(next.status ?? {}), conditions: old ? conds.map((c) => (c.type === 'PodScheduled' ? cond : c)) : [...conds, cond] };
     if (nnnChange) {
       if (nominate) next.status.nominatedNodeName = nominate;

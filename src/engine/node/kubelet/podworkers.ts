@@ -166,6 +166,8 @@ interface Worker {
 interface StatusMemo {
   rps: RuntimePodStatus;
   specGen: number;
+  /** The pod's metadata.generation (the status' observedGeneration). */
+  generation: unknown;
   reasonsGen: number;
   probesVersion: number;
   conditions: unknown;
@@ -865,7 +867,7 @@ export class PodWorkers {
     const probesVersion = this.probes.answersVersion(w.uid);
     // The reuse, and why it changes nothing. `generateAPIPodStatus` reads: the runtime view
     // (the same object: `readRuntimePod` returns a new one whenever the runtime changed), the
-    // pod's spec and deletion (unchanged while `specGen` is), of its status conditions the ones
+    // pod's spec and deletion (unchanged while `specGen` is) and generation, of its status conditions the ones
     // the kubelet does not own and the readiness gates' (compared: `sameConditionInputs`) and
     // its QoS class (compared), the reason cache (`reasonsGen`), the probe answers (`answersVersion`:
     // same answers, and no probe run by asking), the node IP, `podIsTerminal` (false both times)
@@ -885,6 +887,7 @@ export class PodWorkers {
       (kept === m.stored || deepEqual(kept, m.stored)) &&
       m.rps === rps &&
       m.specGen === w.specGen &&
+      m.generation === pod.metadata.generation &&
       m.reasonsGen === w.reasonsGen &&
       m.probesVersion === probesVersion &&
       m.nodeIP === this.h.nodeIP &&
@@ -932,7 +935,7 @@ export class PodWorkers {
     this.status.set(pod, st, w.isStatic);
     const stored = this.status.get(w.uid);
     if (!podIsTerminal && !w.terminalReason && stored !== undefined) {
-      w.statusMemo = { rps, specGen: w.specGen, reasonsGen: w.reasonsGen, probesVersion, conditions: pod.status?.conditions, qosClass: pod.status?.qosClass, nodeIP: this.h.nodeIP, stored };
+      w.statusMemo = { rps, specGen: w.specGen, generation: pod.metadata.generation, reasonsGen: w.reasonsGen, probesVersion, conditions: pod.status?.conditions, qosClass: pod.status?.qosClass, nodeIP: this.h.nodeIP, stored };
     }
     return st;
   }

@@ -334,6 +334,8 @@ export function getPhase(pod: KubeObject, init: Obj[], app: Obj[], podIsTerminal
 /** A kubelet-owned pod condition. */
 interface PodCondition {
   type: string;
+  /** The pod's metadata.generation the condition was computed for (PodObservedGenerationTracking, GA in 1.35). */
+  observedGeneration?: number;
   status: string;
   lastProbeTime: null;
   lastTransitionTime: string;
@@ -344,16 +346,20 @@ interface PodCondition {
 /** Condition types the kubelet owns (the rest come from the API object and are kept). */
 export const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady'];
 
-/** A kubelet-owned condition; its lastTransitionTime is kept from `oldConds` while its status is unchanged. */
-function podCondition(oldConds: PodCondition[], nowIso: string, type: string, status: boolean, reason?: string, message?: string): PodCondition {
+/**
+ * A kubelet-owned condition; its lastTransitionTime is kept from `oldConds` while its status is
+ * unchanged; `gen` is the pod's metadata.generation (its observedGeneration when > 0).
+ */
+function podCondition(oldConds: PodCondition[], nowIso: string, gen: number, type: string, status: boolean, reason?: string, message?: string): PodCondition {
   const prev = oldConds.find((c) => c.type === type);
   const s = status ? 'True' : 'False';
-  const c: PodCondition = {
-    type,
-    status: s,
-    lastProbeTime: null,
-    lastTransitionTime: prev && prev.status === s && prev.lastTransitionTime ? prev.lastTransitionTime : nowIso,
-  };
+  const c = { type } as PodCondition;
+  // `podutil.CalculatePodConditionObservedGeneration`: the pod's generation (0, omitted, for a
+  // static pod, which has none).
+  if (gen > 0) c.observedGeneration = gen;
+  c.status = s;
+  c.lastProbeTime = null;
+  c.lastTransitionTime = prev && prev.status === s && prev.lastTransitionTime ? prev.lastTransitionTime : nowIso;
   // Added after the others, as the spreads of optional parts placed them (the same keys in the
   // same order, without a temporary object per part; performance only).
   if (reason) c.reason = reason;
@@ -375,6 +381,9 @@ export function generateAPIPodStatus(inp: StatusInputs, isStatic: boolean): Reco
   const app = containerStatuses(inp, appSpecs, false, hasInit);
   const old = inp.oldStatus ?? {};
   const oldConds: PodCondition[] = Array.isArray(old.conditions) ? (old.conditions as PodCondition[]) : [];
+  // PodObservedGenerationTracking (GA in 1.35): the status and the kubelet's conditions say which
+  // generation of the pod they were computed for (`CalculatePodStatusObservedGeneration`).
+  const gen = Number(pod.metadata?.generation ?? 0) || 0;
   // Initialized: every regular init container terminated with 0.
   // (Loops instead of filter/map chains: the same lists with fewer temporaries; performance only.)
   const notInit: string[] = [];
@@ -392,36 +401,44 @@ export function generateAPIPodStatus(inp: StatusInputs, isStatic: boolean): Reco
   for (const s of app) if (!s.ready) unready.push(String(s.name));
   const completed = phase === 'Succeeded';
   const containersReady = completed
-    ? podCondition(oldConds, inp.nowIso, 'ContainersReady', false, 'PodCompleted')
+    ? podCondition(oldConds, inp.nowIso, gen, 'ContainersReady', false, 'PodCompleted')
     : unready.length === 0
-      ? podCondition(oldConds, inp.nowIso, 'ContainersReady', true)
-      : podCondition(oldConds, inp.nowIso, 'ContainersReady', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
+      ? podCondition(oldConds, inp.nowIso, gen, 'ContainersReady', true)
+      : podCondition(oldConds, inp.nowIso, gen, 'ContainersReady', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
   // Readiness gates: conditions named in spec.readinessGates must be True too.
   const gates: string[] = (spec.readinessGates ?? []).map((g: Obj) => String(g.conditionType));
   const missingGates = gates.filter((g) => (pod.status?.conditions ?? []).find((c: Obj) => c.type === g)?.status !== 'True');
   let ready: PodCondition;
-  if (completed) ready = podCondition(oldConds, inp.nowIso, 'Ready', false, 'PodCompleted');
-  else if (unready.length) ready = podCondition(oldConds, inp.nowIso, 'Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
-  else if (missingGates.length) ready = podCondition(oldConds, inp.nowIso, 'Ready', false, 'ReadinessGatesNotReady', `corresponding condition of pod readiness gate "${missingGates[0]}" does not exist.`);
-  else ready = podCondition(oldConds, inp.nowIso, 'Ready', true);
+  if (completed) ready = podCondition(oldConds, inp.nowIso, gen, 'Ready', false, 'PodCompleted');
+  else if (unready.length) ready = podCondition(oldConds, inp.nowIso, gen, 'Ready', false, 'ContainersNotReady', `containers with unready status: [${unready.join(' ')}]`);
+  else if (missingGates.length) ready = podCondition(oldConds, inp.nowIso, gen, 'Ready', false, 'ReadinessGatesNotReady', `corresponding condition of pod readiness gate "${missingGates[0]}" does not exist.`);
+  else ready = podCondition(oldConds, inp.nowIso, gen, 'Ready', true);
   const initCond =
     completed && notInit.length === 0
-      ? podCondition(oldConds, inp.nowIso, 'Initialized', true, hasInit ? 'PodCompleted' : undefined)
+      ? podCondition(oldConds, inp.nowIso, gen, 'Initialized', true, hasInit ? 'PodCompleted' : undefined)
       : initialized
-        ? podCondition(oldConds, inp.nowIso, 'Initialized', true)
-        : podCondition(oldConds, inp.nowIso, 'Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${notInit.join(' ')}]`);
-  const kubeletConds = [podCondition(oldConds, inp.nowIso, 'PodReadyToStartContainers', sandboxReady), initCond, ready, containersReady];
-  const apiConds: PodCondition[] = (pod.status?.conditions ?? []).filter((c: PodCondition) => !KUBELET_CONDITIONS.includes(c.type));
+        ? podCondition(oldConds, inp.nowIso, gen, 'Initialized', true)
+        : podCondition(oldConds, inp.nowIso, gen, 'Initialized', false, 'ContainersNotInitialized', `containers with incomplete status: [${notInit.join(' ')}]`);
+  const kubeletConds = [podCondition(oldConds, inp.nowIso, gen, 'PodReadyToStartContainers', sandboxReady), initCond, ready, containersReady];
+  const apiConds: PodCondition[] = [];
+  for (const c of (pod.status?.conditions ?? []) as PodCondition[]) {
+    if (KUBELET_CONDITIONS.includes(c.type)) continue;
+    // PodScheduled is the kubelet's too (kubetypes.PodConditionsByKubelet): it writes it True for
+    // the pod it runs, with the pod's generation, keeping the transition time.
+    apiConds.push(c.type === 'PodScheduled' && gen > 0 && c.observedGeneration !== gen ? withObservedGeneration(c, gen) : c);
+  }
   const sandboxIP = inp.runtime.sandboxes.find((s) => s.ready && s.ip)?.ip ?? inp.runtime.sandboxes[0]?.ip;
   const podIP = spec.hostNetwork ? inp.nodeIP : (sandboxIP ?? (old.podIP as string | undefined));
   // Fields in the order of the object literal with spread optional parts it was (the same keys
   // in the same order, without a temporary object per part; performance only).
-  const st: Record<string, unknown> = {
+  const st: Record<string, unknown> = {};
+  if (gen > 0) st.observedGeneration = gen;
+  Object.assign(st, {
     phase,
     conditions: [...kubeletConds, ...apiConds],
     hostIP: inp.nodeIP,
     hostIPs: [{ ip: inp.nodeIP }],
-  };
+  });
   if (podIP) {
     st.podIP = podIP;
     st.podIPs = [{ ip: podIP }];
@@ -452,7 +469,9 @@ export function mergeWithApiStatus(apiStatus: Record<string, unknown> | undefine
     const prev = apiConds.find((p) => p.type === c.type);
     conds.push(prev && prev.status === c.status && prev.lastTransitionTime && prev.lastTransitionTime < c.lastTransitionTime ? { ...c, lastTransitionTime: prev.lastTransitionTime } : c);
   }
-  for (const c of apiConds) if (!KUBELET_CONDITIONS.includes(c.type)) conds.push(c);
+  // PodScheduled as the kubelet wrote it (with its observedGeneration) replaces the API's.
+  const scheduled = ((next.conditions as PodCondition[]) ?? []).find((c) => c.type === 'PodScheduled' && c.observedGeneration !== undefined);
+  for (const c of apiConds) if (!KUBELET_CONDITIONS.includes(c.type)) conds.push(scheduled && c.type === 'PodScheduled' ? scheduled : c);
   out.conditions = conds;
   // `conditions` is omitempty: a rejected pod without any condition has none in its JSON.
   if (conds.length === 0) delete out.conditions;
@@ -463,6 +482,13 @@ export function mergeWithApiStatus(apiStatus: Record<string, unknown> | undefine
   if (cur.reason && !out.reason) out.reason = cur.reason;
   if (cur.message && !out.message) out.message = cur.message;
   return out;
+}
+
+/** `c` with `observedGeneration: gen`, in the Go struct's field order (after `type`). */
+function withObservedGeneration(c: PodCondition, gen: number): PodCondition {
+  const { type, observedGeneration: _ignored, ...rest } = c;
+  void _ignored;
+  return { type, observedGeneration: gen, ...rest };
 }
 
 /** Succeeded or Failed. */
