@@ -33,7 +33,7 @@ import { ApiError } from '../api/errors';
 import type { ApiServer } from '../api/server';
 import type { KubeObject } from '../api/types';
 import { deepCopy } from '../api/types';
-import type { LocalEventRecord } from '../client/events';
+import type { InvolvedObject, LocalEventRecord } from '../client/events';
 import { EventRecorder } from '../client/events';
 import type { Informer } from '../client/informer';
 import { SharedInformerFactory } from '../client/informer';
@@ -842,8 +842,11 @@ export class Kubelet implements Program {
   // ------------------------------------------------------------------ node registration and status
 
   private recordNodeEvent(type: 'Normal' | 'Warning', reason: string, message: string): void {
-    // The kubelet's node reference uses the node name as UID (kubelet.go `nodeRef`).
-    this.recorder?.event({ kind: 'Node', name: this.nodeName, uid: this.nodeName, apiVersion: 'v1' }, type, reason, message);
+    // The kubelet's node reference uses the node name as UID and has no apiVersion (kubelet.go
+    // `nodeRef := &v1.ObjectReference{Kind: "Node", Name: ..., UID: types.UID(nodeName)}`;
+    // record's `ref.GetReference` returns an ObjectReference as it is), so the stored Event's
+    // involvedObject has none either.
+    this.recorder?.event({ kind: 'Node', name: this.nodeName, uid: this.nodeName } as InvolvedObject, type, reason, message);
     if (['Starting', 'NodeReady', 'NodeNotReady'].includes(reason)) this.trace(`kubelet[${this.nodeName}]`, `${reason}: ${message}`, { kind: 'Node', name: this.nodeName }, type);
   }
 
