@@ -1,0 +1,43 @@
+/**
+ * The node layer as seed 000 tells it, the things a learner tries around the story's commands,
+ * compared with a real kind cluster (Kubernetes 1.35 nodes): what the node's components record
+ * and print.
+ */
+import { describe, expect, it } from 'vitest';
+import { bookshopFiles } from '../cli';
+import { story } from './storykit';
+
+describe('node layer: kube-proxy', { timeout: 120_000 }, () => {
+  it("records a Normal Starting event on its Node (events.k8s.io recorder: source kube-proxy, no message), again when its pod is replaced", () => {
+    const s = story({ files: bookshopFiles() });
+    const events = (node: string) => {
+      const out = s.out(`kubectl describe node ${node}`);
+      return out.slice(out.indexOf('Events:')).split('\n');
+    };
+    // describe.go: the From column is source.component, else reportingController; the message
+    // is empty (kube-proxy's birthCry passes ""), so the row ends after the source.
+    const proxyRows = (lines: string[]) => lines.filter((l) => /^ {2}Normal {2}Starting +\S+ +kube-proxy *$/.test(l));
+    for (const node of ['k8s-lab-control-plane', 'k8s-lab-worker', 'k8s-lab-worker2']) {
+      const lines = events(node);
+      expect(proxyRows(lines)).toHaveLength(1);
+      expect(lines.some((l) => /^ {2}Normal {2}Starting +\S+ +kubelet +Starting kubelet\.$/.test(l))).toBe(true);
+    }
+    // The stored Event is an events.k8s.io/v1 Event as core/v1 shows it: eventTime (micro),
+    // no firstTimestamp/lastTimestamp/count, an empty source, the reporting fields.
+    const yaml = s.out(`kubectl get events --field-selector reason=Starting,involvedObject.name=k8s-lab-worker -o yaml`);
+    const proxy = yaml.slice(yaml.indexOf('- action: StartKubeProxy'));
+    expect(proxy).toMatch(/^- action: StartKubeProxy\n {2}apiVersion: v1\n {2}eventTime: "2026-01-05T06:00:\d\d\.\d{6}Z"\n {2}firstTimestamp: null\n {2}involvedObject:\n {4}kind: Node\n {4}name: k8s-lab-worker\n {4}uid: k8s-lab-worker\n {2}kind: Event\n {2}lastTimestamp: null\n {2}metadata:\n/);
+    expect(proxy).toContain('\n  reason: Starting\n  reportingComponent: kube-proxy\n  reportingInstance: kube-proxy-k8s-lab-worker\n  source: {}\n  type: Normal\n');
+    expect(proxy).not.toMatch(/^ {2}(message|count):/m);
+    // The kubelet's node reference has no apiVersion either (kubelet.go `nodeRef`).
+    const kubelet = yaml.slice(yaml.indexOf('- apiVersion: v1\n  count: 1\n'));
+    expect(kubelet).toMatch(/^- apiVersion: v1\n {2}count: 1\n {2}eventTime: null\n {2}firstTimestamp: "[^"]+"\n {2}involvedObject:\n {4}kind: Node\n {4}name: k8s-lab-worker\n {4}uid: k8s-lab-worker\n {2}kind: Event\n/);
+    // A new kube-proxy (its pod deleted, the DaemonSet's replacement starts) cries again.
+    const pod = s.out(`kubectl get pods -n kube-system -l k8s-app=kube-proxy --field-selector spec.nodeName=k8s-lab-worker -o name`).trim();
+    s.run(`kubectl delete -n kube-system ${pod}\nsleep 10\n`);
+    expect(proxyRows(events('k8s-lab-worker'))).toHaveLength(2);
+    // kubectl get events: LAST SEEN from eventTime, the MESSAGE column empty.
+    const rows = s.out('kubectl get events --field-selector involvedObject.name=k8s-lab-worker2,reason=Starting').split('\n');
+    expect(rows.some((l) => /^\d+s +Normal +Starting +node\/k8s-lab-worker2 *$/.test(l))).toBe(true);
+  });
+});
