@@ -319,7 +319,10 @@ export class Shell {
     } finally {
       frame.status = run.interrupted ? 130 : frame.status;
     }
-    if (top.env.ownExit && top.env.alive?.() === false && this.stack[this.stack.length - 1] === top) {
+    if (top.env.alive?.() === false && this.stack[this.stack.length - 1] === top) {
+      // The environment ended during the line: an attached container shell killed with its
+      // container says so as kubectl does (`command terminated with exit code 137`).
+      if (!top.env.ownExit) io.err.write(top.env.sessionExit?.(frame.status) ?? '');
       this.stack.pop();
       this.stack[this.stack.length - 1].frame.status = frame.status;
     }

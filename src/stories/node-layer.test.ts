@@ -41,3 +41,21 @@ describe('node layer: kube-proxy', { timeout: 120_000 }, () => {
     expect(rows.some((l) => /^\d+s +Normal +Starting +node\/k8s-lab-worker2 *$/.test(l))).toBe(true);
   });
 });
+
+describe('node layer: the OOM killer takes the whole container (memory.oom.group)', { timeout: 120_000 }, () => {
+  it('kubectl exec of a command that makes the container OOM ends with it: exit 137; an attached shell ends too', () => {
+    const s = story({ files: bookshopFiles() });
+    // The wget runs in catalog's cgroup; its request makes catalog allocate past 128Mi.
+    const b = s.run('kubectl exec deploy/catalog -n bookshop -- wget -qO- localhost:8080/debug/eat?mb=200\necho $?\n');
+    expect(b[0].output).toBe('Found 2 pods, using pod/catalog-d66d88fb4-hdrds\ncommand terminated with exit code 137\n');
+    expect(b[1].output).toBe('137\n');
+    s.run('sleep 5\n');
+    expect(s.out('kubectl get pod catalog-d66d88fb4-hdrds -n bookshop -o jsonpath={.status.containerStatuses[0].lastState.terminated.reason}')).toBe('OOMKilled\n');
+    // An interactive shell in the container is one of its processes: killed with it, the
+    // session ends and the prompt is the laptop's again.
+    const t = s.run('kubectl exec -it catalog-d66d88fb4-hdrds -n bookshop -- sh\nwget -qO- localhost:8080/debug/eat?mb=200\necho $?\n');
+    expect(t.map((x) => x.input)).toEqual(['kubectl exec -it catalog-d66d88fb4-hdrds -n bookshop -- sh', 'echo $?']);
+    expect(t[0].output).toBe('/ $ wget -qO- localhost:8080/debug/eat?mb=200\ncommand terminated with exit code 137\n');
+    expect(t[1].output).toBe('137\n');
+  });
+});

@@ -297,6 +297,11 @@ export interface ExecResult {
   timedOut?: boolean;
   /** The exec could not start (binary missing, container not running, containerd down). */
   error?: CriError;
+  /**
+   * The exec'd process was killed with its container (the container's init died, or the
+   * cgroup's OOM killer took the whole group): exit 137. An attached shell session ends here.
+   */
+  killedWithContainer?: boolean;
 }
 
 /** CRI container events (GetContainerEvents, used by the Evented PLEG). */
@@ -1311,6 +1316,14 @@ export class Containerd {
 
   private oomKill(c: ContainerRec, p: Process, bytes: number): void {
     c.oomKilled = true;
+    // The kubelet asks for `memory.oom.group=1` on every container cgroup on a cgroup v2 node
+    // (pkg/kubelet/kuberuntime/kuberuntime_container_linux.go `generateLinuxContainerResources`:
+    // `isCgroup2UnifiedMode() && !singleProcessOOMKill` -> Unified["memory.oom.group"] = "1";
+    // singleProcessOOMKill defaults to false on cgroup v2, and kind nodes are cgroup v2), so the
+    // kernel's OOM killer kills every process of the container's cgroup, not only the one that
+    // allocated (mm/oom_kill.c `oom_kill_memcg_member`): processes started by `kubectl exec` /
+    // `crictl exec` end with it, SIGKILL, exit 137.
+    this.killExecs(c);
     const comm = (p.command.split('/').pop() ?? p.command).slice(0, 15);
     const kb = Math.floor(bytes / 1024);
     this.opts.kernelLog?.(`Memory cgroup out of memory: Killed process ${p.pid} (${comm}) total-vm:${kb + 1_200_000}kB, anon-rss:${kb}kB, file-rss:0kB, shmem-rss:0kB, UID:${Number(p.user) || 0} pgtables:${Math.max(64, Math.floor(kb / 256))}kB oom_score_adj:${c.config.memoryLimitBytes !== undefined ? 999 : 1000}`);
@@ -1646,32 +1659,41 @@ export class Containerd {
     }
     const execId = this.newId();
     let timer: { cancel(): void } | undefined;
-    let killer: (() => void) | undefined;
-    const handle = c.program.exec(argv, (r: ExecOutcome) => {
+    // The program's handle, once `exec` returned (a holder: the killer may run before that).
+    const run: { handle?: { cancel(): void } } = {};
+    // The exec'd process lives in the container's cgroup and PID namespace: when the container's
+    // init dies, the kernel kills every process of the namespace with SIGKILL
+    // (zap_pid_ns_processes), and the OOM killer kills the whole cgroup (see `oomKill`); so the
+    // session ends with 128+9 (runc's exit status of a killed process); kubectl prints `command
+    // terminated with exit code 137`. Registered before the program runs: a command that runs
+    // at once (`wget localhost/debug/eat`) can bring the OOM killer while it runs.
+    const killer = (): void => {
       timer?.cancel();
-      if (killer) c.execs?.delete(killer);
+      run.handle?.cancel();
+      pending.resolve({ stdout: '', stderr: '', exitCode: 137, killedWithContainer: true });
+    };
+    const execs = (c.execs ??= new Set());
+    execs.add(killer);
+    const handle = (run.handle = c.program.exec(argv, (r: ExecOutcome) => {
+      timer?.cancel();
+      c.execs?.delete(killer);
+      if (pending.settled) return;
       if (r.startError) {
         pending.resolve({ stdout: '', stderr: '', exitCode: 126, error: new CriError('Unknown', `failed to exec in container: failed to start exec "${execId}": OCI runtime exec failed: exec failed: unable to start container process: ${r.startError}: unknown`) });
       } else pending.resolve({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode });
-    });
-    if (!pending.settled && opts.timeoutMs !== undefined && opts.timeoutMs > 0) {
+    }));
+    if (pending.settled) {
+      // Done at once, or killed while it ran (then what is left of it stops too).
+      c.execs?.delete(killer);
+      handle.cancel();
+      return pending;
+    }
+    if (opts.timeoutMs !== undefined && opts.timeoutMs > 0) {
       timer = this.clock.schedule(opts.timeoutMs, () => {
-        if (killer) c.execs?.delete(killer);
+        c.execs?.delete(killer);
         handle.cancel();
         pending.resolve({ stdout: '', stderr: '', exitCode: -1, timedOut: true });
       }, { label: `containerd[${this.nodeName}]: exec timeout` });
-    }
-    if (!pending.settled) {
-      // The exec'd process lives in the container's cgroup and PID namespace: when the container's
-      // init dies, the kernel kills every process of the namespace with SIGKILL
-      // (zap_pid_ns_processes), so the session ends with 128+9 (runc's exit status of a killed
-      // process); kubectl prints `command terminated with exit code 137`.
-      killer = () => {
-        timer?.cancel();
-        handle.cancel();
-        pending.resolve({ stdout: '', stderr: '', exitCode: 137 });
-      };
-      (c.execs ??= new Set()).add(killer);
     }
     return pending;
   }

@@ -12,7 +12,9 @@
  * The playground keeps the working directory between lines (each line runs `cd` to it first, and a
  * line that is only `cd DIR` moves it); variables set with `export` do not outlive their line.
  * The session ends by itself when the container stops running (the pod deleted, the container
- * restarted), as the stream breaks in a real cluster.
+ * restarted), as the stream breaks in a real cluster: the shell, a process of that container
+ * instance, is killed with it (SIGKILL: `command terminated with exit code 137`), also when a
+ * line it runs brings the OOM killer on the container (memory.oom.group kills the whole cgroup).
  */
 import type { Command, CommandIO, Pending } from '../types';
 import type { ShellEnvironment } from '../shell';
@@ -69,14 +71,25 @@ export function attachContainerShell(env: Env, na: NodeAccess, ns: string, pod: 
   const distro = /^ID="?([\w.-]+)"?$/m.exec(probe.stdout)?.[1] ?? '';
   const p: Probe = { cwd: cwd0 || '/', root: uid === '0', hostname: hostname.trim() || pod, distro };
   let cwd = p.cwd;
-  const alive = (): boolean => {
+  type Status = { name: string; containerID?: string; state?: { running?: unknown } };
+  const statusOf = (): Status | undefined => {
     try {
       const o = env.api.get('pods', ns, pod);
-      if (podUid && o.metadata.uid !== podUid) return false;
-      return !!(o.status?.containerStatuses ?? []).find((s: { name: string; state?: { running?: unknown } }) => s.name === container)?.state?.running;
+      if (podUid && o.metadata.uid !== podUid) return undefined;
+      return (o.status?.containerStatuses ?? []).find((s: Status) => s.name === container);
     } catch {
-      return false;
+      return undefined;
     }
+  };
+  // The attached shell is a process of this instance of the container: a restart (a new
+  // containerID) ends it, as the old instance's end killed it.
+  const instance = statusOf()?.containerID;
+  // Set once the shell is known to be dead (killed with its container).
+  let killed = false;
+  const alive = (): boolean => {
+    if (killed) return false;
+    const st = statusOf();
+    return !!st?.state?.running && (instance === undefined || st.containerID === instance);
   };
   const runLine = (line: string, io: CommandIO): number | Pending => {
     if (line.trim() === '') return 0;
@@ -88,6 +101,13 @@ export function attachContainerShell(env: Env, na: NodeAccess, ns: string, pod: 
       return 1;
     }
     return settle(r, (res) => {
+      if (res.killedWithContainer || res.error) {
+        // The container's end took the shell with it (the PID namespace's init died, or the OOM
+        // killer took the cgroup: memory.oom.group), or the container is already gone: the
+        // stream breaks and kubectl reports the shell's SIGKILL (exec.go: the remote exit code).
+        killed = true;
+        return 137;
+      }
       if (cd && res.exitCode === 0) {
         cwd = res.stdout.trim() || cwd;
       } else io.stdout(res.stdout);
@@ -103,8 +123,9 @@ export function attachContainerShell(env: Env, na: NodeAccess, ns: string, pod: 
     prompt: () => promptOf(shell, p, cwd),
     alive,
     runLine,
-    // bash echoes `exit` when it leaves; ash and dash do not. Then kubectl's own word on the status.
-    sessionExit: (code) => `${shell === 'bash' ? 'exit\n' : ''}${code !== 0 ? `command terminated with exit code ${code}\n` : ''}`,
+    // bash echoes `exit` when it leaves (not when it is killed); ash and dash do not. Then
+    // kubectl's own word on the status.
+    sessionExit: (code) => `${shell === 'bash' && !killed ? 'exit\n' : ''}${code !== 0 ? `command terminated with exit code ${code}\n` : ''}`,
   });
   return true;
 }

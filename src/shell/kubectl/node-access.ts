@@ -39,6 +39,11 @@ export interface ExecResult {
    * exec failed: ...: unknown` (containerd's `CriError.desc`).
    */
   error?: { readonly desc: string };
+  /**
+   * The process was killed with its container (its init died, or the OOM killer took the
+   * container's whole cgroup): exit 137, and an attached shell session is over.
+   */
+  killedWithContainer?: boolean;
 }
 
 /**
