@@ -359,6 +359,22 @@ describe('probes', () => {
     expect(rt.probe(id, probe).value).toEqual({ result: 'failure', output: 'HTTP probe failed with statuscode: 500' });
   });
 
+  it('a container that has just exited is probed like any other: the port refuses, an exec errors', () => {
+    // The kubelet probes from its cached status until the PLEG notices the exit
+    // (pkg/kubelet/prober/worker.go): what answers is what is there now.
+    const { clock, rt, run } = setup();
+    const { id } = run('liveness-http', { name: 'liveness', image: 'registry.k8s.io/e2e-test-images/agnhost:2.40', args: ['liveness'] });
+    clock.advance(3000);
+    const ip = rt.listPodSandboxes()[0].network?.ip;
+    expect(ip).toMatch(/^10\.244\.1\.\d+$/);
+    expect(rt.signalContainer(id, 'SIGKILL')).toBe(true);
+    clock.advance(1);
+    expect(rt.containerStatus(id).state).toBe('CONTAINER_EXITED');
+    expect(rt.probe(id, { httpGet: { path: '/healthz', port: 8080 } }).value).toEqual({ result: 'failure', output: `Get "http://${ip}:8080/healthz": dial tcp ${ip}:8080: connect: connection refused` });
+    expect(rt.probe(id, { tcpSocket: { port: 8080 } }).value).toEqual({ result: 'failure', output: `dial tcp ${ip}:8080: connect: connection refused` });
+    expect(rt.probe(id, { exec: { command: ['true'] } }).value).toMatchObject({ result: 'failure', errored: true, output: expect.stringContaining('failed to exec in container: container is in CONTAINER_EXITED state') });
+  });
+
   it('probes of hostNetwork pods reach any hostNetwork listener of the node, as containers come and go', () => {
     const { clock, rt, run } = setup();
     const a = run('proxy-a', { name: 'goproxy', image: 'registry.k8s.io/goproxy:0.1', ports: [{ containerPort: 8080 }] }, { hostNetwork: true });

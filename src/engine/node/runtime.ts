@@ -1757,10 +1757,14 @@ export class Containerd {
     const pending = new Pending<ProbeResult>();
     const timeoutMs = (probe.timeoutSeconds ?? 1) * 1000;
     const s = this.sandboxes.get(c.sandboxId);
-    if (c.state !== 'CONTAINER_RUNNING' || !s) {
+    if (!s) {
       pending.resolve({ result: 'failure', output: `container ${c.config.name} is not running` });
       return pending;
     }
+    // A container that has just exited is still probed until the kubelet's PLEG notices (the
+    // prober reads the status manager's cached status, pkg/kubelet/prober/worker.go): the
+    // request then meets what is there now, a port nobody listens on (`connect: connection
+    // refused`), or for exec the CRI's `container is in CONTAINER_EXITED state` (errored).
     if (probe.exec) {
       let r: Pending<ExecResult>;
       try {
