@@ -59,3 +59,19 @@ describe('node layer: the OOM killer takes the whole container (memory.oom.group
     expect(t[1].output).toBe('137\n');
   });
 });
+
+describe('node layer: powering a node off and on', { timeout: 120_000 }, () => {
+  it("a container that was running when the node stopped is Terminated 255 Unknown, finished when containerd came back", () => {
+    const s = story({ files: bookshopFiles() });
+    s.run('docker stop k8s-lab-worker\nsleep 120\ndocker start k8s-lab-worker\nsleep 30\n');
+    const pod = 'catalog-d66d88fb4-p649t';
+    expect(s.out(`kubectl get pod ${pod} -n bookshop -o jsonpath={.spec.nodeName}`)).toBe('k8s-lab-worker\n');
+    const d = s.out(`kubectl describe pod ${pod} -n bookshop`);
+    const started = /\n {4}State: +Running\n {6}Started: +(.+)\n/.exec(d)![1];
+    const last = /\n {4}Last State: +Terminated\n {6}Reason: +Unknown\n {6}Exit Code: +255\n {6}Started: +(.+)\n {6}Finished: +(.+)\n/.exec(d)!;
+    // Finished is when containerd recovered (just before the new container started), not when
+    // the power went: two minutes after the container's start, not twenty seconds.
+    expect(last[2]).toBe(started);
+    expect(Date.parse(last[2]) - Date.parse(last[1])).toBeGreaterThan(120_000);
+  });
+});

@@ -292,10 +292,18 @@ describe('containerd restarts', () => {
     clock.advance(1000);
     processes.killAll();
     rt.machineStopped();
+    // Down for 3 minutes: containerd only learns the task is gone when it starts again, and
+    // that is the exit time it records (internal/cri/server/restart.go: FinishedAt = time.Now()).
+    clock.advance(180_000);
     rt.setProcessRunning(true);
-    expect(rt.containerStatus(id)).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 255, reason: 'Unknown' });
+    expect(rt.containerStatus(id)).toMatchObject({ state: 'CONTAINER_EXITED', exitCode: 255, reason: 'Unknown', finishedAt: clock.now() });
     expect(rt.listPodSandboxes()[0].state).toBe('SANDBOX_NOTREADY');
     expect(rt.imageStatus('nginx:1.27')).toBeDefined();
+    // A later restart of containerd alone changes nothing.
+    clock.advance(5000);
+    rt.setProcessRunning(false);
+    rt.setProcessRunning(true);
+    expect(rt.containerStatus(id).finishedAt).toBe(clock.now() - 5000);
   });
 });
 

@@ -588,6 +588,8 @@ export class Containerd {
   private readonly opts: ContainerdOptions;
   private runningFlag: boolean;
   private socketGone = false;
+  /** Containers that were running when the machine stopped: their exit time is set at recovery. */
+  private lostTasks: ContainerRec[] | undefined;
   private readonly images = new Map<string, ImageInfo>();
   private readonly sandboxes = new Map<string, SandboxRec>();
   /**
@@ -661,6 +663,15 @@ export class Containerd {
       }
       this.trace(`containerd[${this.nodeName}]`, 'containerd stopped: CRI unavailable; containers keep running under their shims');
     } else {
+      // Containers whose tasks vanished with the machine: containerd's recovery finds the
+      // checkpoint RUNNING and no task, and only now settles them as exited, at this moment
+      // (internal/cri/server/restart.go: `status.FinishedAt = time.Now().UnixNano()`,
+      // `unknownExitCode` 255, `unknownExitReason` "Unknown").
+      if (this.lostTasks) {
+        const now = this.clock.now();
+        for (const c of this.lostTasks) if (c.state === 'CONTAINER_EXITED' && this.containers.get(c.id) === c) c.finishedAt = now;
+        this.lostTasks = undefined;
+      }
       this.trace(`containerd[${this.nodeName}]`, `containerd started: ${this.sandboxes.size} sandboxes, ${[...this.containers.values()].filter((c) => c.state === 'CONTAINER_RUNNING').length} running containers recovered`);
     }
   }
@@ -2055,9 +2066,10 @@ export class Containerd {
   /**
    * The node lost power (`docker kill`/`docker stop` of the kind node: every process is gone
    * without exit callbacks). Running containers become EXITED with exit code 255 and reason
-   * `Unknown` (containerd finds their tasks missing when it restarts), sandboxes NOTREADY; the
-   * image store (on disk) is kept. IP reservations stay until the kubelet stops the sandboxes
-   * (host-local keeps them on disk).
+   * `Unknown` (containerd finds their tasks missing when it restarts, and their `finishedAt` is
+   * that moment: see `setProcessRunning`), sandboxes NOTREADY; the image store (on disk) is
+   * kept. IP reservations stay until the kubelet stops the sandboxes (host-local keeps them on
+   * disk).
    */
   machineStopped(): void {
     for (const p of this.pulls.values()) p.timer.cancel();
@@ -2069,6 +2081,7 @@ export class Containerd {
         c.state = 'CONTAINER_EXITED';
         this.sandboxChanged(c.sandboxId);
         c.finishedAt = now;
+        (this.lostTasks ??= []).push(c);
         c.exitCode = 255;
         c.reason = 'Unknown';
         c.lastMemory = 0;
