@@ -75,3 +75,11 @@ describe('node layer: powering a node off and on', { timeout: 120_000 }, () => {
     expect(Date.parse(last[2]) - Date.parse(last[1])).toBeGreaterThan(120_000);
   });
 });
+
+describe('node layer: inside a container', { timeout: 120_000 }, () => {
+  it("busybox ps: the PID right-aligned under PID (procps/ps.c, -o pid,user,time,args)", () => {
+    const s = story({ files: bookshopFiles() });
+    s.run('kubectl run bb --image=busybox:1.36 --restart=Never -- sleep 3600\nsleep 10\n');
+    expect(s.out('kubectl exec bb -- ps')).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 sleep 3600\n    7 root      0:00 ps\n');
+  });
+});

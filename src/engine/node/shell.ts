@@ -2571,8 +2571,11 @@ const UTILITIES: Record<string, Utility> = {
         io.out('    PID TTY          TIME CMD\n');
         for (const p of procs) io.out(`${String(p.pid).padStart(7)} ?        00:00:00 ${p.command.split(' ')[0].split('/').pop()}\n`);
       } else {
+        // busybox (CONFIG_DESKTOP) ps: `-o pid,user,time,args`, each column padded to its width
+        // plus one space; the PID right-aligned (`func_pid`: "%*u", width 5), the user cut at 8
+        // (procps/ps.c out_spec, format_process).
         io.out('PID   USER     TIME  COMMAND\n');
-        for (const p of procs) io.out(`${String(p.pid).padEnd(5)} ${p.user.padEnd(8)} ${'0:00'.padStart(5)} ${p.command}\n`);
+        for (const p of procs) io.out(`${String(p.pid).padStart(5)} ${p.user.slice(0, 8).padEnd(8)} ${'0:00'.padStart(5)} ${p.command}\n`);
       }
       return 0;
     },
