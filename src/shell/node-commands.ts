@@ -7,7 +7,7 @@
  *   trace); `journalctl [-f] [--since T] [--until T]` reads the node's journal; `ps aux`/`ps -ef` its process table;
  * - `ls`, `cp`, `rm`, `mkdir`, `touch`, `find`, `hostname` work on the node's disk (`cat`, `grep`,
  *   `head`, ... are the shell's filters over the same files; redirections write there too);
- * - `crictl ps|pods|images|logs|stop|rm|version` asks the node's containerd;
+ * - `crictl ps|pods|images|logs|exec|stop|rm|version` asks the node's containerd;
  * - `dmesg` reads the host kernel's log (shared by every node); `kubectl` (node-kubectl.ts) and
  *   `curl` (host-curl.ts `makeNodeCurl`) are the node image's own, in the node's network.
  *
@@ -112,7 +112,7 @@ const NODE_HELP: Record<string, string> = {
   pgrep: 'pgrep [-f] [-x] [-l] [-a] NAME  PIDs of matching processes',
   pkill: 'pkill [-9|-SIG] [-f] NAME       signal matching processes (default TERM)',
   kill: 'kill [-9|-15|-s SIG] PID...     signal a process',
-  crictl: 'crictl ps [-a] [-s STATE] | pods | images | logs [-f] ID | stop ID | rm ID | version   containers as containerd sees them',
+  crictl: 'crictl ps [-a] [-s STATE] | pods | images | logs [-f] ID | exec ID CMD | stop ID | rm ID | version   containers as containerd sees them',
   ls: 'ls [-l] [-a] [PATH]...          list files',
   cp: 'cp [-r] SRC DST                 copy files',
   mv: 'mv SRC DST                      move or rename (e.g. a static pod manifest)',
@@ -747,13 +747,13 @@ function followCriLog(rt: ClusterNodeAccess['containerd'], id: string, lastLine:
 }
 
 /** The crictl commands the playground answers (with `image`/`img`, the aliases of `images`). */
-const CRICTL_COMMANDS = ['ps', 'pods', 'images', 'image', 'img', 'logs', 'stop', 'rm', 'version'];
+const CRICTL_COMMANDS = ['ps', 'pods', 'images', 'image', 'img', 'logs', 'exec', 'stop', 'rm', 'version'];
 
 /**
  * `crictl ps [-a] [-q] [--name RE] [-s|--state STATE]`, `crictl pods [-q] [--name RE]`, `crictl images [-q]`,
  * `crictl logs [-t] [-f] [--tail N] CONTAINER-ID` (cri-tools cmd/crictl/logs.go: ContainerStatus, then
  * the log file read as the kubelet reads it, stdout lines to stdout and stderr lines to stderr),
- * `crictl version`.
+ * `crictl exec` (crictlExec), `crictl stop`, `crictl rm`, `crictl version`.
  */
 function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): number | Pending {
   const rt = node.containerd;
@@ -771,7 +771,7 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
   // urfave/cli finds the command before it parses the command's flags: a command the playground
   // lacks is reported as such, not as a flag error of some other command (`crictl exec -it ...`).
   if (sub !== undefined && !CRICTL_COMMANDS.includes(sub)) {
-    return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, logs, stop, rm, version)`);
+    return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, logs, exec, stop, rm, version)`);
   }
   let quiet = false;
   let all = false;
@@ -794,7 +794,7 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
       if (!label) return fatal('--state should be one of created, running, exited or unknown');
       state = label;
     }
-    else if (sub === 'stop' || sub === 'rm') positional.push(a); // their own flags: crictlStop / crictlRm
+    else if (sub === 'stop' || sub === 'rm' || sub === 'exec') positional.push(a); // their own flags: crictlStop / crictlRm / crictlExec
     else if (sub === 'logs' && (a === '--tail' || a.startsWith('--tail='))) {
       const v = a === '--tail' ? args[++i] : a.slice('--tail='.length);
       if (v === undefined || !/^-?\d+$/.test(v)) return fatal(`invalid value "${v ?? ''}" for flag -tail: parse error`);
@@ -856,6 +856,8 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
         if (!follow || st.state !== 'CONTAINER_RUNNING') return 0;
         return followCriLog(rt, st.id, lines[lines.length - 1], print, clock);
       }
+      case 'exec':
+        return crictlExec(rt, args, io, fatal);
       case 'stop':
         return crictlStop(rt, args, io, fatal);
       case 'rm':
@@ -866,10 +868,10 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
         return 0;
       }
       case undefined:
-        io.stdout('NAME:\n   crictl - client for CRI\n\nUSAGE:\n   crictl [global options] command [command options]\n\nCOMMANDS (in the playground):\n   images   List images\n   logs     Fetch the logs of a container\n   pods     List pods\n   ps       List containers\n   rm       Remove one or more containers\n   stop     Stop one or more running containers\n   version  Display runtime version information\n');
+        io.stdout('NAME:\n   crictl - client for CRI\n\nUSAGE:\n   crictl [global options] command [command options]\n\nCOMMANDS (in the playground):\n   exec     Run a command in a running container\n   images   List images\n   logs     Fetch the logs of a container\n   pods     List pods\n   ps       List containers\n   rm       Remove one or more containers\n   stop     Stop one or more running containers\n   version  Display runtime version information\n');
         return 0;
       default:
-        return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, logs, stop, rm, version)`);
+        return fatal(`command "${sub}" is not available in the playground (crictl ps, pods, images, logs, exec, stop, rm, version)`);
     }
   } catch (e) {
     if (e instanceof CriError) return e.code === 'Unavailable' ? unavailable(e) : fatal(e.message);
@@ -877,6 +879,96 @@ function crictlCommand(node: ClusterNodeAccess, argv: string[], io: CommandIO): 
   }
 }
 
+
+/**
+ * `crictl exec [-s] [-i] [-t] [--timeout N] CONTAINER-ID COMMAND [ARG...]` (cri-tools
+ * cmd/crictl/exec.go): the command runs in the container (the CRI's Exec and its stream, or
+ * ExecSync with `-s`) while virtual time passes; its stdout and stderr are crictl's (with `-t`
+ * one stream). A non-zero exit is crictl's error `execing command in container ID: command
+ * terminated with exit code N` (client-go remotecommand's exit error), exit status 1; with `-s`
+ * the output is printed after the command ends, each stream followed by a newline (fmt.Println),
+ * and a non-zero exit reads `execing command in container ID synchronously: command 'CMD' exited
+ * with N: STDERR` (cri-api's remote ExecSync error). The container: an ID or unique prefix
+ * (containerd's truncindex). An interactive shell (`-it ID sh`) is not simulated here: `kubectl
+ * exec -it` is.
+ */
+function crictlExec(rt: ClusterNodeAccess['containerd'], args: string[], io: CommandIO, fatal: (msg: string) => number): number | Pending {
+  let sync = false;
+  let tty = false;
+  let stdin = false;
+  let timeoutS = 0;
+  const rest: string[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (!a.startsWith('-') || a === '-') break;
+    if (a === '--') {
+      i++;
+      break;
+    }
+    const t = /^--timeout(?:=(.*))?$/.exec(a);
+    if (t) {
+      const v = t[1] ?? args[++i];
+      if (v === undefined || !/^-?\d+$/.test(v)) return fatal(`invalid value "${v ?? ''}" for flag -timeout: parse error`);
+      timeoutS = Number(v);
+    } else if (a === '--sync') sync = true;
+    else if (a === '--tty') tty = true;
+    else if (a === '--interactive') stdin = true;
+    else if (/^-[sti]+$/.test(a)) {
+      // urfave/cli short-option handling (UseShortOptionHandling): `-it`, `-si`.
+      if (a.includes('s')) sync = true;
+      if (a.includes('t')) tty = true;
+      if (a.includes('i')) stdin = true;
+    } else return fatal(`flag provided but not defined: ${a}`);
+  }
+  rest.push(...args.slice(i));
+  if (rest.length < 2) {
+    io.stdout('NAME:\n   crictl exec - Run a command in a running container\n\nUSAGE:\n   crictl exec [command options] [CONTAINER-ID] COMMAND [ARG...]\n');
+    return 0;
+  }
+  const [id, ...cmd] = rest;
+  if (tty && stdin && SESSION_SHELL_NAMES.has(cmd[0].split('/').pop()!)) {
+    return fatal(`execing command in container ${id}: an interactive shell through crictl exec is not available in the playground (use kubectl exec -it POD -- ${cmd[0]})`);
+  }
+  if (tty && !stdin) return fatal(`execing command in container ${id}: tty=true must be specified with interactive=true`);
+  let pending: ReturnType<typeof rt.exec>;
+  try {
+    pending = rt.exec(id, cmd, timeoutS > 0 ? { timeoutMs: timeoutS * 1000 } : {});
+  } catch (e) {
+    // containerd down: the outer handler's `validate service connection` (crictl dials first).
+    if (e instanceof CriError && e.code !== 'Unavailable') return fatal(`execing command in container ${id}${sync ? ' synchronously' : ''}: ${e.message}`);
+    throw e;
+  }
+  const finish = (r: NonNullable<typeof pending.value>): number => {
+    if (r.error) {
+      // The stream's error as kube's streaming server reports it (what kubectl exec shows too).
+      const desc = r.error.desc;
+      if (sync) return fatal(`execing command in container ${id} synchronously: ${r.error.message}`);
+      return fatal(`execing command in container ${id}: ${desc.startsWith('failed to exec in container: container is in') ? `rpc error: code = Unknown desc = ${desc.slice('failed to exec in container: '.length)}` : `Internal error occurred: error executing command in container: ${desc}`}`);
+    }
+    if (r.timedOut) return fatal(`execing command in container ${id}${sync ? ' synchronously' : ''}: command ${cmd.join(' ')} timed out`);
+    if (sync) {
+      if (r.exitCode !== 0) return fatal(`execing command in container ${id} synchronously: command '${cmd.join(' ')}' exited with ${r.exitCode}: ${r.stderr}`);
+      io.stdout(`${r.stdout}\n${r.stderr}\n`);
+      return 0;
+    }
+    io.stdout(r.stdout);
+    if (tty) io.stdout(r.stderr);
+    else io.stderr(r.stderr);
+    return r.exitCode === 0 ? 0 : fatal(`execing command in container ${id}: command terminated with exit code ${r.exitCode}`);
+  };
+  if (pending.settled && pending.value) return finish(pending.value);
+  let status: number | undefined;
+  return {
+    poll: () => (status ??= pending.settled && pending.value ? finish(pending.value) : undefined),
+    cancel: () => {
+      status = 130;
+    },
+  };
+}
+
+/** Shells an interactive `crictl exec -it` would attach. */
+const SESSION_SHELL_NAMES: ReadonlySet<string> = new Set(['sh', 'bash', 'ash', 'dash']);
 
 /**
  * `crictl stop [-t SECONDS] [-a] CONTAINER-ID...` (cri-tools cmd/crictl/container.go

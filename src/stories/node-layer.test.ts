@@ -83,3 +83,21 @@ describe('node layer: inside a container', { timeout: 120_000 }, () => {
     expect(s.out('kubectl exec bb -- ps')).toBe('PID   USER     TIME  COMMAND\n    1 root      0:00 sleep 3600\n    7 root      0:00 ps\n');
   });
 });
+
+describe('node layer: crictl exec', { timeout: 120_000 }, () => {
+  it("runs a command in a container; a non-zero exit is crictl's fatal error and status 1 (cri-tools cmd/crictl/exec.go)", () => {
+    const s = story({ files: bookshopFiles() });
+    const id = s.out("docker exec k8s-lab-worker sh -c 'crictl ps -q --name catalog'").trim();
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    const N = 'docker exec k8s-lab-worker crictl exec';
+    expect(s.out(`${N} ${id.slice(0, 13)} cat /etc/hostname`)).toBe('catalog-d66d88fb4-p649t\n');
+    const b = s.run(`${N} ${id.slice(0, 13)} ls /nope\necho $?\n`);
+    expect(b[0].output).toBe(`ls: /nope: No such file or directory\ntime="2026-01-05T06:00:36Z" level=fatal msg="execing command in container ${id.slice(0, 13)}: command terminated with exit code 1"\n`);
+    expect(b[1].output).toBe('1\n');
+    expect(s.out(`${N} -s ${id.slice(0, 13)} ls /nope`)).toBe(`time="2026-01-05T06:00:36Z" level=fatal msg="execing command in container ${id.slice(0, 13)} synchronously: command 'ls /nope' exited with 1: ls: /nope: No such file or directory\\n"\n`);
+    expect(s.out(`${N} -s ${id.slice(0, 13)} echo hi`)).toBe('hi\n\n\n');
+    // The OOM killer takes the exec'd process with the container's cgroup.
+    expect(s.out(`${N} ${id.slice(0, 13)} wget -qO- localhost:8080/debug/eat?mb=200`)).toMatch(new RegExp(`^time="2026-01-05T06:00:\\d\\dZ" level=fatal msg="execing command in container ${id.slice(0, 13)}: command terminated with exit code 137"\n$`));
+    expect(s.out(`${N} ${id.slice(0, 13)} ls`)).toMatch(new RegExp(`^time="2026-01-05T06:00:\\d\\dZ" level=fatal msg="execing command in container ${id.slice(0, 13)}: rpc error: code = Unknown desc = container is in CONTAINER_EXITED state"\n$`));
+  });
+});
