@@ -5,7 +5,7 @@
  */
 import { civil, parseRfc3339 } from '../engine/clock';
 import type { CommandResult, Journal, JournalEntry } from '../engine/node/journal';
-import { normalizeUnitName } from '../engine/node/journal';
+import { normalizeUnitName, parsePriorityRange } from '../engine/node/journal';
 
 /** Unix ms per unit of a systemd time span (time-util.c `parse_sec`'s table, months and years as systemd counts them). */
 const SPAN_UNITS: Record<string, number> = {
@@ -143,10 +143,11 @@ export function extractTimeRange(args: readonly string[], nowMs: number): TimeRa
 }
 
 /** The units (`-u`), the line limit (`-n`) and `-q` of a journalctl command line. */
-function selection(args: readonly string[]): { units: string[]; lines?: number; quiet: boolean } {
+function selection(args: readonly string[]): { units: string[]; lines?: number; quiet: boolean; priority?: [number, number] } {
   const units: string[] = [];
   let lines: number | undefined;
   let quiet = false;
+  let priority: [number, number] | undefined;
   const setLines = (v: string | undefined): void => {
     lines = v === undefined || v === 'all' ? undefined : Number(v);
   };
@@ -159,20 +160,22 @@ function selection(args: readonly string[]): { units: string[]; lines?: number; 
       else if (name === '--output') i += inline === undefined ? 1 : 0;
       else if (name === '--quiet') quiet = true;
       else if (name === '--pager-end') lines = lines ?? 1000;
+      else if (name === '--priority') priority = parsePriorityRange(inline ?? args[++i] ?? '') ?? priority;
       continue;
     }
     for (let k = 1; k < a.length; k++) {
       const c = a[k];
-      if (c === 'u' || c === 'n' || c === 'o') {
+      if (c === 'u' || c === 'n' || c === 'o' || c === 'p') {
         const v = k + 1 < a.length ? a.slice(k + 1) : args[++i];
         if (c === 'u') units.push(v ?? '');
         else if (c === 'n') setLines(v);
+        else if (c === 'p') priority = parsePriorityRange(v ?? '') ?? priority;
         break;
       } else if (c === 'e') lines = lines ?? 1000;
       else if (c === 'q') quiet = true;
     }
   }
-  return { units, lines, quiet };
+  return { units, lines, quiet, priority };
 }
 
 /**
@@ -187,6 +190,7 @@ export function journalInRange(journal: Journal, args: readonly string[], range:
   const wanted = new Set(sel.units.map(normalizeUnitName));
   let entries: JournalEntry[] = journal.entries().filter((e) => {
     if (wanted.size > 0 && !((e.unit && wanted.has(e.unit)) || (e.objectUnit && wanted.has(e.objectUnit)))) return false;
+    if (sel.priority && (e.priority < sel.priority[0] || e.priority > sel.priority[1])) return false;
     const t = journal.epochMs + e.at;
     return (range.since === undefined || t >= range.since) && (range.until === undefined || t <= range.until);
   });

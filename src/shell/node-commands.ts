@@ -25,7 +25,7 @@ import type { Signal } from '../engine/node/process';
 import { processCpuMs } from '../engine/node/systemd';
 import { civil } from '../engine/clock';
 import { CriError, crictlTable, CONTAINERD_SOCKET } from '../engine/node/runtime';
-import { MONTH_ABBR, WEEKDAY_ABBR, normalizeUnitName } from '../engine/node/journal';
+import { MONTH_ABBR, WEEKDAY_ABBR, normalizeUnitName, parsePriorityRange } from '../engine/node/journal';
 import { HOST_UPTIME_AT_START_MS, nodeSystemCommands } from './node-system';
 import { extractTimeRange, journalInRange } from './journal-time';
 import { nodeKubectl } from './node-kubectl';
@@ -107,7 +107,7 @@ const NODE_PATHS: Record<string, string> = {
 
 const NODE_HELP: Record<string, string> = {
   systemctl: 'systemctl status|stop|start|restart|kill|cat|show UNIT   systemd on this node (kubelet, containerd)',
-  journalctl: 'journalctl -u UNIT [-n N] [-f] [--since T] [--until T] [--no-pager]   the node journal',
+  journalctl: 'journalctl -u UNIT [-n N] [-p PRIORITY] [-f] [--since T] [--until T] [--no-pager]   the node journal',
   ps: 'ps aux | ps -ef                 processes on this node',
   pgrep: 'pgrep [-f] [-x] [-l] [-a] NAME  PIDs of matching processes',
   pkill: 'pkill [-9|-SIG] [-f] NAME       signal matching processes (default TERM)',
@@ -187,19 +187,22 @@ export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): R
     let follow = false;
     let hasLines = false;
     const units: string[] = [];
+    let priority: [number, number] | undefined;
     for (let i = 0; i < args.length; i++) {
       const a = args[i];
       if (a === '--follow') follow = true;
       else if (a === '--lines' || a.startsWith('--lines=')) hasLines = true;
       else if (a === '--unit') units.push(args[i + 1] ?? '');
       else if (a.startsWith('--unit=')) units.push(a.slice(7));
+      else if (a === '--priority' || a.startsWith('--priority=')) priority = parsePriorityRange(a.includes('=') ? a.slice(11) : (args[i + 1] ?? '')) ?? priority;
       else if (/^-[a-zA-Z]/.test(a) && !a.startsWith('--')) {
         for (let k = 1; k < a.length; k++) {
           const c = a[k];
           if (c === 'f') follow = true;
           if (c === 'n') hasLines = true;
           if (c === 'u') units.push(k + 1 < a.length ? a.slice(k + 1) : (args[i + 1] ?? ''));
-          if (c === 'u' || c === 'n' || c === 'o') break;
+          if (c === 'p') priority = parsePriorityRange(k + 1 < a.length ? a.slice(k + 1) : (args[i + 1] ?? '')) ?? priority;
+          if (c === 'u' || c === 'n' || c === 'o' || c === 'p') break;
         }
       }
     }
@@ -211,6 +214,7 @@ export function nodeCommands(cluster: ClusterAccess, node: ClusterNodeAccess): R
     const wanted = new Set(units.map(normalizeUnitName));
     const unsubscribe = m.journal.subscribe((e) => {
       if (wanted.size && !((e.unit && wanted.has(e.unit)) || (e.objectUnit && wanted.has(e.objectUnit)))) return;
+      if (priority && (e.priority < priority[0] || e.priority > priority[1])) return;
       io.stdout(m.journal.format(e) + '\n');
     });
     let ended = false;

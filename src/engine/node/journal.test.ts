@@ -56,6 +56,22 @@ describe('Journal and journalctl', () => {
     expect(journalctl(j, ['--bogus'])).toEqual({ stdout: '', stderr: "journalctl: unrecognized option '--bogus'\n", exitCode: 1 });
   });
 
+  it('-p PRIORITY: that level and more important ones, or a range; unit output is info (journalctl.c parse_argv)', () => {
+    const { j } = sample();
+    // A kubelet's klog `E` line reaches the journal through its stderr: priority info (6).
+    j.append({ identifier: 'kubelet', pid: 235, unit: 'kubelet.service', message: 'E0105 06:00:11.000000     235 run.go:72] "command failed"' });
+    j.append({ identifier: 'systemd', pid: 1, objectUnit: 'kubelet.service', message: 'kubelet.service: Main process exited, code=exited, status=1/FAILURE', priority: 5 });
+    j.append({ identifier: 'systemd', pid: 1, objectUnit: 'kubelet.service', message: "kubelet.service: Failed with result 'exit-code'.", priority: 4 });
+    const out = (...a: string[]) => journalctl(j, a).stdout;
+    expect(out('-u', 'kubelet', '-p', 'err')).toBe('-- No entries --\n');
+    expect(out('-u', 'kubelet', '-p', 'warning')).toBe("Jan 05 06:00:11 k8s-lab-worker systemd[1]: kubelet.service: Failed with result 'exit-code'.\n");
+    expect(out('-p5').split('\n')).toHaveLength(3);
+    expect(out('--priority=notice..notice')).toBe('Jan 05 06:00:11 k8s-lab-worker systemd[1]: kubelet.service: Main process exited, code=exited, status=1/FAILURE\n');
+    expect(out('-u', 'kubelet', '-p', 'info').split('\n')).toHaveLength(6);
+    expect(journalctl(j, ['-p', 'bogus'])).toEqual({ stdout: '', stderr: 'Unknown log level bogus\n', exitCode: 1 });
+    expect(journalctl(j, ['-p', 'err..x'])).toEqual({ stdout: '', stderr: 'Failed to parse log level range err..x\n', exitCode: 1 });
+  });
+
   it('cursors and clear (the volatile journal of a rebooted kind node)', () => {
     const { j } = sample();
     const c = j.cursor();

@@ -277,8 +277,33 @@ export interface CommandResult {
   exitCode: number;
 }
 
+/** syslog level names as journalctl accepts them (`log_level_from_string`), by level. */
+const LOG_LEVEL_NAMES = ['emerg', 'alert', 'crit', 'err', 'warning', 'notice', 'info', 'debug'];
+
 /**
- * `journalctl [-u UNIT]... [-n N|--lines=N] [--no-pager] [-q] [-o short]`, as journalctl 252
+ * journalctl's `-p` value: a level (`err`, `3`: that level and more important ones, 0..N) or a
+ * range `FROM..TO` (journalctl.c `parse_argv` / `arg_priorities`), as [most, least] important
+ * level kept (0 = emerg ... 7 = debug). Undefined if unparsable.
+ */
+export function parsePriorityRange(v: string): [number, number] | undefined {
+  const level = (s: string): number | undefined => {
+    if (/^[0-7]$/.test(s)) return Number(s);
+    const i = LOG_LEVEL_NAMES.indexOf(s);
+    return i >= 0 ? i : undefined;
+  };
+  const dots = v.indexOf('..');
+  if (dots >= 0) {
+    const a = level(v.slice(0, dots));
+    const b = level(v.slice(dots + 2));
+    if (a === undefined || b === undefined) return undefined;
+    return [Math.min(a, b), Math.max(a, b)];
+  }
+  const l = level(v);
+  return l === undefined ? undefined : [0, l];
+}
+
+/**
+ * `journalctl [-u UNIT]... [-p PRIORITY] [-n N|--lines=N] [--no-pager] [-q] [-o short]`, as journalctl 252
  * prints it without a terminal (no pager, no colour, long lines not truncated).
  * No matching entries: `-- No entries --`. `-x`, `-e`, `-b`, `--no-pager` are accepted; `-f` is answered with the current lines only
  * (following is the host's business: subscribe to the journal). Unknown options give
@@ -288,7 +313,18 @@ export function journalctl(journal: Journal, argv: readonly string[]): CommandRe
   const units: string[] = [];
   let lines: number | undefined;
   let quiet = false;
+  /** `-p`: the priority range kept (inclusive; 0 = emerg ... 7 = debug). */
+  let prio: [number, number] | undefined;
   const bad = (msg: string): CommandResult => ({ stdout: '', stderr: `journalctl: ${msg}\n`, exitCode: 1 });
+  /** journalctl.c parse_argv: `Failed to parse log level range %s` / `Unknown log level %s`. */
+  const setPriority = (v: string): CommandResult | undefined => {
+    const r = parsePriorityRange(v);
+    if (r) {
+      prio = r;
+      return undefined;
+    }
+    return { stdout: '', stderr: `${v.includes('..') ? 'Failed to parse log level range' : 'Unknown log level'} ${v}\n`, exitCode: 1 };
+  };
   const setLines = (v: string | undefined): void => {
     lines = v === undefined || v === 'all' ? undefined : Number(v);
   };
@@ -301,6 +337,12 @@ export function journalctl(journal: Journal, argv: readonly string[]): CommandRe
         if (v === undefined) return bad("option '--unit' requires an argument");
         units.push(v);
       } else if (name === '--lines') setLines(inline ?? argv[++i]);
+      else if (name === '--priority') {
+        const v = inline ?? argv[++i];
+        if (v === undefined) return bad("option '--priority' requires an argument");
+        const err = setPriority(v);
+        if (err) return err;
+      }
       else if (name === '--output') {
         const v = inline ?? argv[++i];
         if (v !== 'short') return bad(`output mode ${v ?? ''} is not supported here`);
@@ -313,11 +355,15 @@ export function journalctl(journal: Journal, argv: readonly string[]): CommandRe
     // Short options, possibly combined (`-xeu kubelet`, `-n20`).
     for (let k = 1; k < a.length; k++) {
       const c = a[k];
-      if (c === 'u' || c === 'n' || c === 'o') {
+      if (c === 'u' || c === 'n' || c === 'o' || c === 'p') {
         const v = k + 1 < a.length ? a.slice(k + 1) : argv[++i];
         if (v === undefined) return bad(`option requires an argument -- '${c}'`);
         if (c === 'u') units.push(v);
         else if (c === 'n') setLines(v);
+        else if (c === 'p') {
+          const err = setPriority(v);
+          if (err) return err;
+        }
         else if (v !== 'short') return bad(`output mode ${v} is not supported here`);
         break;
       } else if (c === 'e') lines = lines ?? 1000;
@@ -327,7 +373,7 @@ export function journalctl(journal: Journal, argv: readonly string[]): CommandRe
   }
   if (lines !== undefined && !Number.isFinite(lines)) return { stdout: '', stderr: 'Failed to parse lines\n', exitCode: 1 };
   const wanted = new Set(units.map(normalizeUnitName));
-  let entries = journal.entries().filter((e) => wanted.size === 0 || (e.unit && wanted.has(e.unit)) || (e.objectUnit && wanted.has(e.objectUnit)));
+  let entries = journal.entries().filter((e) => (wanted.size === 0 || (e.unit && wanted.has(e.unit)) || (e.objectUnit && wanted.has(e.objectUnit))) && (!prio || (e.priority >= prio[0] && e.priority <= prio[1])));
   if (lines !== undefined) entries = lines <= 0 ? [] : entries.slice(-lines);
   if (entries.length === 0) return { stdout: quiet ? '' : '-- No entries --\n', stderr: '', exitCode: 0 };
   return { stdout: entries.map((e) => journal.format(e) + '\n').join(''), stderr: '', exitCode: 0 };

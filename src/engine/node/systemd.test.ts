@@ -160,6 +160,12 @@ describe('the seed story: systemd brings the kubelet back', () => {
     expect(show(m, 'NRestarts')).toBe('12');
     expect(activeLine(m)).toMatch(/^ {5}Active: activating \(auto-restart\) \(Result: exit-code\) since /);
     expect(m.journalctl(['-u', 'kubelet']).stdout).not.toContain('Start request repeated too quickly.');
+    // systemd's own levels: the exit is a notice (service.c service_sigchld_event), the result a
+    // warning (service_enter_dead); the kubelet's klog E line is its stderr, info.
+    expect(m.journalctl(['-u', 'kubelet', '-p', 'err']).stdout).toBe('-- No entries --\n');
+    const warn = m.journalctl(['-u', 'kubelet', '-p', 'notice']).stdout.trim().split('\n').map((l) => l.replace(/^.*?\]: /, ''));
+    expect(warn.slice(-2)).toEqual(['kubelet.service: Main process exited, code=exited, status=1/FAILURE', "kubelet.service: Failed with result 'exit-code'."]);
+    expect(warn.every((l) => !l.includes('run.go'))).toBe(true);
   });
 });
 
@@ -252,6 +258,8 @@ describe('the start rate limit (StartLimitIntervalSec=10s, StartLimitBurst=5 by 
       "flappy.service: Failed with result 'start-limit-hit'.",
       'Failed to start flappy.service - Flappy.',
     ]);
+    // The failed start job is LOG_ERR (src/core/job.c job_done_messages[JOB_FAILED]).
+    expect(m.journalctl(['-u', 'flappy', '-p', 'err']).stdout).toBe('Jan 05 06:00:01 k8s-lab-worker systemd[1]: Failed to start flappy.service - Flappy.\n');
     // Manual starts count too, until the window passes or reset-failed.
     expect(sh(m, 'start flappy').stderr).toBe(
       'Job for flappy.service failed because start of the service was attempted too often.\n' +

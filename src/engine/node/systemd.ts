@@ -450,6 +450,12 @@ export interface UnitInfo {
   readonly sourceFingerprint: string;
 }
 
+/** syslog levels of PID 1's messages (sys/syslog.h): err, warning, notice, info. */
+const LOG_ERR = 3;
+const LOG_WARNING = 4;
+const LOG_NOTICE = 5;
+const LOG_INFO = 6;
+
 /** Search path for unit files, highest priority first (Debian 12's systemd 252). */
 export const UNIT_SEARCH_PATH = ['/etc/systemd/system', '/run/systemd/system', '/lib/systemd/system', '/usr/lib/systemd/system'] as const;
 
@@ -1227,18 +1233,22 @@ export class Systemd {
     return d && d !== u.info.name ? `${u.info.name} - ${d}` : u.info.name;
   }
 
-  private logPid1(message: string, objectUnit?: string): void {
-    this.o.journal.append({ identifier: 'systemd', pid: 1, message, ...(objectUnit ? { objectUnit } : {}) });
+  /** PID 1's line (`priority`: syslog level, info unless systemd logs it higher). */
+  private logPid1(message: string, objectUnit?: string, priority?: number): void {
+    this.o.journal.append({ identifier: 'systemd', pid: 1, message, ...(objectUnit ? { objectUnit } : {}), ...(priority !== undefined && priority !== LOG_INFO ? { priority } : {}) });
   }
 
-  /** A systemd line about a unit (`UNIT=` set, so `journalctl -u` finds it). */
-  private logUnitObject(u: ServiceRuntime, message: string): void {
-    this.logPid1(message, u.info.name);
+  /**
+   * A systemd line about a unit (`UNIT=` set, so `journalctl -u` finds it). A job's `Failed to
+   * start ...` is LOG_ERR (src/core/job.c `job_done_messages[JOB_FAILED]`), the others info.
+   */
+  private logUnitObject(u: ServiceRuntime, message: string, priority = message.startsWith('Failed to start ') ? LOG_ERR : LOG_INFO): void {
+    this.logPid1(message, u.info.name, priority);
   }
 
   /** `kubelet.service: <message>` */
-  private logUnit(u: ServiceRuntime, message: string): void {
-    this.logUnitObject(u, `${u.info.name}: ${message}`);
+  private logUnit(u: ServiceRuntime, message: string, priority = LOG_INFO): void {
+    this.logUnitObject(u, `${u.info.name}: ${message}`, priority);
   }
 
   private setState(u: ServiceRuntime, sub: ServiceSubState): void {
@@ -1522,7 +1532,8 @@ export class Systemd {
     u.mainPid = 0;
     const clean = isCleanExit(exit, u.info.settings.successExitStatus);
     const f: ServiceResult = clean ? 'success' : exit.code === 'exited' ? 'exit-code' : exit.code === 'dumped' ? 'core-dump' : 'signal';
-    if (!clean) this.logUnit(u, `Main process exited, code=${exit.code}, ${formatExitForJournal(exit)}`);
+    // LOG_NOTICE for a failure (src/core/service.c service_sigchld_event: `f == SERVICE_SUCCESS ? LOG_DEBUG : LOG_NOTICE`).
+    if (!clean) this.logUnit(u, `Main process exited, code=${exit.code}, ${formatExitForJournal(exit)}`, LOG_NOTICE);
     switch (u.sub) {
       case 'start':
         if (u.info.settings.type === 'oneshot') {
@@ -1586,7 +1597,7 @@ export class Systemd {
     if (u.result === 'success') u.result = f;
     const end: ServiceSubState = u.result === 'success' ? 'dead' : 'failed';
     if (u.result === 'success') this.logUnit(u, 'Deactivated successfully.');
-    else this.logUnit(u, `Failed with result '${u.result}'.`);
+    else this.logUnit(u, `Failed with result '${u.result}'.`, LOG_WARNING); // service_enter_dead: log_unit_warning
     u.controlPid = 0;
     u.mainPid = 0;
     if (allowRestart && this.shallRestart(u) && !this.shuttingDown) {
