@@ -136,8 +136,9 @@ describe('the seed story: systemd brings the kubelet back', () => {
       'Stopped kubelet.service - kubelet: The Kubernetes Node Agent.',
       'kubelet.service: Consumed 1.728s CPU time.',
       'Starting kubelet.service - kubelet: The Kubernetes Node Agent...',
-      `I0105 06:00:00.000000 ${String(now[0]).padStart(7)} server.go:484] "Kubelet version" kubeletVersion="v1.35.0"`,
+      // PID 1 logs `Started` right after fork() (Type=simple); the kubelet's first line follows.
       'Started kubelet.service - kubelet: The Kubernetes Node Agent.',
+      `I0105 06:00:00.000000 ${String(now[0]).padStart(7)} server.go:484] "Kubelet version" kubeletVersion="v1.35.0"`,
     ]);
     expect(unitLog(m).at(-8)).toMatch(/^Jan 05 06:01:00 k8s-lab-worker systemd\[1\]: /);
     expect(unitLog(m).at(-6)).toMatch(/^Jan 05 06:01:10 k8s-lab-worker systemd\[1\]: /);
@@ -321,8 +322,8 @@ describe('systemctl status', () => {
         '             └─103 /usr/bin/kubelet --bootstrap-kubeconfig=/etc/kubernetes/bootstrap-kubelet.conf --kubeconfig=/etc/kubernetes/kubelet.conf --config=/var/lib/kubelet/config.yaml --container-runtime-endpoint=unix:///run/containerd/containerd.sock --node-ip=172.18.0.3 --node-labels= --pod-infra-container-image=registry.k8s.io/pause:3.10.1 --provider-id=kind://docker/k8s-lab/k8s-lab-worker --runtime-cgroups=/system.slice/containerd.service',
         '',
         'Jan 05 06:00:00 k8s-lab-worker systemd[1]: Starting kubelet.service - kubelet: The Kubernetes Node Agent...',
-        'Jan 05 06:00:00 k8s-lab-worker kubelet[103]: I0105 06:00:00.000000     103 server.go:484] "Kubelet version" kubeletVersion="v1.35.0"',
         'Jan 05 06:00:00 k8s-lab-worker systemd[1]: Started kubelet.service - kubelet: The Kubernetes Node Agent.',
+        'Jan 05 06:00:00 k8s-lab-worker kubelet[103]: I0105 06:00:00.000000     103 server.go:484] "Kubelet version" kubeletVersion="v1.35.0"',
         '',
       ].join('\n'),
     );

@@ -1433,13 +1433,29 @@ export class Systemd {
     let spawning = true;
     let early: ExitStatus | undefined;
     const ident = basename(bin);
+    // What the process writes while it is being spawned reaches journald after PID 1's own
+    // lines about the spawn (`Started ...` of a Type=simple unit is logged right after fork(),
+    // src/core/service.c service_enter_start; the child's first output comes after its exec()):
+    // held, then written in a 0-ms event, after the spawn's bookkeeping and messages.
+    let held: string[] | undefined;
     const p = this.o.processes.spawn({
       command: bin,
       args: argv.slice(1),
       ppid: 1,
       unit: u.info.name,
       program,
-      onLog: (line, proc) => this.o.journal.appendLine(ident, proc.pid, u.info.name, line),
+      onLog: (line, proc) => {
+        if (held) held.push(line);
+        else if (spawning) {
+          held = [line];
+          const pid = proc.pid;
+          this.o.clock.schedule(0, () => {
+            const lines = held ?? [];
+            held = undefined;
+            for (const l of lines) this.o.journal.appendLine(ident, pid, u.info.name, l);
+          }, { label: `systemd[${this.o.journal.hostname}]: ${u.info.name} output` });
+        } else this.o.journal.appendLine(ident, proc.pid, u.info.name, line);
+      },
       onExit: (status, proc) => {
         const exit = execExitOf(status);
         run.exit = exit;
