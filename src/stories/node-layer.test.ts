@@ -101,3 +101,11 @@ describe('node layer: crictl exec', { timeout: 120_000 }, () => {
     expect(s.out(`${N} ${id.slice(0, 13)} ls`)).toMatch(new RegExp(`^time="2026-01-05T06:00:\\d\\dZ" level=fatal msg="execing command in container ${id.slice(0, 13)}: rpc error: code = Unknown desc = container is in CONTAINER_EXITED state"\n$`));
   });
 });
+
+describe('node layer: an exec killed with its container', { timeout: 120_000 }, () => {
+  it('shows what it wrote before the kill, then exit 137 (the stream carried it already)', () => {
+    const s = story({ files: bookshopFiles() });
+    const out = s.out(`kubectl exec catalog-d66d88fb4-hdrds -n bookshop -- sh -c 'echo before; wget -qO- localhost:8080/debug/eat?mb=200; echo after'`);
+    expect(out).toBe('before\ncommand terminated with exit code 137\n');
+  });
+});

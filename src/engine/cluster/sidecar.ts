@@ -26,7 +26,7 @@ export function withSidecar(inner: ContainerProgram, extra: { start(ctx: Process
     },
     listening: (port) => inner.listening(port),
     http: (port, req) => inner.http(port, req),
-    exec: (argv, done) => inner.exec(argv, done),
+    exec: (argv, done, onOutput) => inner.exec(argv, done, onOutput),
     ready: () => inner.ready(),
   };
 }

@@ -167,6 +167,9 @@ export interface ExecOutcome {
  * The program of a container's main process: a process-table `Program` that also answers the
  * network (TCP, HTTP) and `exec`.
  */
+/** Hears an exec's output as it is written: the stream and the text (not line-buffered). */
+export type ExecOutputListener = (stream: 'stdout' | 'stderr', text: string) => void;
+
 export interface ContainerProgram extends Program {
   /** Which model runs (for traces and the UI), e.g. `nginx`, `bookshop-catalog`, `busybox-sh`. */
   readonly model: string;
@@ -174,8 +177,12 @@ export interface ContainerProgram extends Program {
   listening(port: number): boolean;
   /** Answer an HTTP request on `port` (`refused` when nothing listens, `reset` when the port is not HTTP). */
   http(port: number, req: HttpRequest): HttpOutcome;
-  /** Run `argv` in the container; `done` is called once (possibly synchronously). Returns a canceller. */
-  exec(argv: string[], done: (r: ExecOutcome) => void): { cancel(): void };
+  /**
+   * Run `argv` in the container; `done` is called once (possibly synchronously). Returns a
+   * canceller. `onOutput`, when given, hears the output as it is written (what a stream shows
+   * before the process ends, e.g. when it is killed).
+   */
+  exec(argv: string[], done: (r: ExecOutcome) => void, onOutput?: ExecOutputListener): { cancel(): void };
   /** The program's own idea of being ready (postgres accepting connections, a server listening). */
   ready(): boolean;
   /** CRI Attach: the main process's output, and its stdin when the container has `stdin: true`; undefined once exited. */
@@ -2706,7 +2713,7 @@ class ModelContainerProgram implements ContainerProgram {
     return undefined;
   }
 
-  exec(argv: string[], done: (r: ExecOutcome) => void): { cancel(): void } {
+  exec(argv: string[], done: (r: ExecOutcome) => void, onOutput?: ExecOutputListener): { cancel(): void } {
     const noop = NOOP_EXEC_HANDLE;
     if (argv.length === 0) {
       done({ stdout: '', stderr: '', exitCode: 126, startError: 'exec: "": executable file not found in $PATH' });
@@ -2739,7 +2746,16 @@ class ModelContainerProgram implements ContainerProgram {
       argv,
       env: { ...this.spec.env },
       cwd: this.spec.workingDir ?? '/',
-      io: { out: (t) => (stdout += t), err: (t) => (stderr += t) },
+      io: {
+        out: (t) => {
+          stdout += t;
+          onOutput?.('stdout', t);
+        },
+        err: (t) => {
+          stderr += t;
+          onOutput?.('stderr', t);
+        },
+      },
       unknown: 'not-found',
       onExit: (code) => {
         if (finished) return;
@@ -2910,9 +2926,9 @@ class ExternalContainerProgram implements ContainerProgram {
     return { status: 200, body: 'ok' };
   }
 
-  exec(argv: string[], done: (r: ExecOutcome) => void): { cancel(): void } {
-    if (this.inner.exec) return this.inner.exec(argv, done);
-    return this.helperShell.exec(argv, done);
+  exec(argv: string[], done: (r: ExecOutcome) => void, onOutput?: ExecOutputListener): { cancel(): void } {
+    if (this.inner.exec) return this.inner.exec(argv, done, onOutput);
+    return this.helperShell.exec(argv, done, onOutput);
   }
 
   ready(): boolean {

@@ -1678,21 +1678,29 @@ export class Containerd {
     // session ends with 128+9 (runc's exit status of a killed process); kubectl prints `command
     // terminated with exit code 137`. Registered before the program runs: a command that runs
     // at once (`wget localhost/debug/eat`) can bring the OOM killer while it runs.
+    // What the process wrote so far: a stream delivers it before the process dies.
+    let partial: { stdout: string; stderr: string } | undefined = { stdout: '', stderr: '' };
     const killer = (): void => {
       timer?.cancel();
       run.handle?.cancel();
-      pending.resolve({ stdout: '', stderr: '', exitCode: 137, killedWithContainer: true });
+      const out = partial ?? { stdout: '', stderr: '' };
+      partial = undefined;
+      pending.resolve({ stdout: out.stdout, stderr: out.stderr, exitCode: 137, killedWithContainer: true });
     };
     const execs = (c.execs ??= new Set());
     execs.add(killer);
+    const onOutput = (stream: 'stdout' | 'stderr', text: string): void => {
+      if (partial) partial[stream] += text;
+    };
     const handle = (run.handle = c.program.exec(argv, (r: ExecOutcome) => {
       timer?.cancel();
       c.execs?.delete(killer);
+      partial = undefined;
       if (pending.settled) return;
       if (r.startError) {
         pending.resolve({ stdout: '', stderr: '', exitCode: 126, error: new CriError('Unknown', `failed to exec in container: failed to start exec "${execId}": OCI runtime exec failed: exec failed: unable to start container process: ${r.startError}: unknown`) });
       } else pending.resolve({ stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode });
-    }));
+    }, onOutput));
     if (pending.settled) {
       // Done at once, or killed while it ran (then what is left of it stops too).
       c.execs?.delete(killer);

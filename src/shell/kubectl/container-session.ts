@@ -104,8 +104,11 @@ export function attachContainerShell(env: Env, na: NodeAccess, ns: string, pod: 
       if (res.killedWithContainer || res.error) {
         // The container's end took the shell with it (the PID namespace's init died, or the OOM
         // killer took the cgroup: memory.oom.group), or the container is already gone: the
-        // stream breaks and kubectl reports the shell's SIGKILL (exec.go: the remote exit code).
+        // stream breaks (what it carried so far was shown) and kubectl reports the shell's
+        // SIGKILL (exec.go: the remote exit code).
         killed = true;
+        io.stdout(res.stdout);
+        io.stderr(res.stderr);
         return 137;
       }
       if (cd && res.exitCode === 0) {
