@@ -510,16 +510,21 @@ export function createCluster(opts: CreateClusterOptions): Cluster {
     deployBookshop: () => deployBookshop(api),
     componentStatuses() {
       api.get('namespaces', undefined, 'default'); // the API's own error while it is down
+      // componentstatus/rest.go + validator.go `DoServerCheck` over pkg/probe/http `DoHTTPProbe`:
+      // a 2xx answer is Healthy with its body as the message (`ok`); a failed GET is a Failure
+      // whose data is the error text (`Get "URL": dial tcp ...: connect: connection refused`),
+      // other statuses `HTTP probe failed with statuscode: N`; both land in the message, the
+      // condition's `error` stays empty (the prober returns no error).
       const probe = (name: string, port: number, path: string): KubeObject => {
         const r = cpNode.containerd.http(cpIP, port, { method: 'GET', path, headers: { Host: `127.0.0.1:${port}` } });
-        const healthy = 'status' in r && r.status === 200;
+        const healthy = 'status' in r && r.status >= 200 && r.status < 400;
         const url = `https://127.0.0.1:${port}${path}`;
-        const err = 'status' in r ? `an error on the server ("${r.body.trim()}") has prevented the request from succeeding` : `Get "${url}": dial tcp 127.0.0.1:${port}: connect: connection refused`;
+        const message = 'status' in r ? (healthy ? r.body : `HTTP probe failed with statuscode: ${r.status}`) : `Get "${url}": dial tcp 127.0.0.1:${port}: connect: connection refused`;
         return {
           apiVersion: 'v1',
           kind: 'ComponentStatus',
           metadata: { name },
-          conditions: [{ type: 'Healthy', status: healthy ? 'True' : 'False', message: healthy ? 'ok' : '', ...(healthy ? {} : { error: err }) }],
+          conditions: [{ type: 'Healthy', status: healthy ? 'True' : 'False', message }],
         } as KubeObject;
       };
       return [probe('scheduler', 10259, '/healthz'), probe('controller-manager', 10257, '/healthz'), probe('etcd-0', 2381, '/livez')];

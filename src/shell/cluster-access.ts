@@ -8,6 +8,7 @@
  * Also here: the Docker-side facts the shell prints about the node containers (IDs, the API
  * server's host port, the kind version that ships a given node image).
  */
+import type { KubeObject } from '../engine/api/types';
 import type { Clock } from '../engine/clock';
 import type { Machine } from '../engine/node/machine';
 import type { Containerd } from '../engine/node/runtime';
@@ -65,6 +66,12 @@ export interface ClusterAccess {
   mv(node: string, src: string, dst: string): CommandResult;
   /** `kind load docker-image IMAGE... [--nodes a,b]`: kind's lines (stdout) or `ERROR: ...` (stderr). */
   kindLoad(images: string[], opts?: { nodes?: string[] }): CommandResult;
+  /**
+   * `GET /api/v1/componentstatuses` as kube-apiserver answers it, each component probed live
+   * from the control-plane node. Throws the API's own error (ApiError) while it is not up.
+   * Optional: without it kubectl derives the statuses from the components' Leases.
+   */
+  componentStatuses?(): KubeObject[];
 }
 
 /** FNV-1a over a string, as an unsigned 32-bit number. */

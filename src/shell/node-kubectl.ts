@@ -73,6 +73,7 @@ export function nodeKubectl(o: NodeKubectlOptions): Command {
     kubeconfigNames: { cluster: cluster.name, user: 'kubernetes-admin' },
     clientVersion: cluster.version,
     ...(o.nodeAccess ? { nodeAccess: o.nodeAccess } : {}),
+    ...(cluster.componentStatuses ? { componentStatuses: () => cluster.componentStatuses!() } : {}),
   });
   const none = makeKubectl({ server: 'localhost:8080', serverUrl: 'http://localhost:8080', dialAddress: '[::1]:8080', contextName: '', clientVersion: cluster.version });
   const abs = (ctx: ShellContext, p: string): string => (p.startsWith('/') ? p : `${ctx.env.PWD ?? '/'}/${p}`.replace(/\/+/g, '/'));

@@ -189,7 +189,8 @@ export function createPlaygroundShell(o: PlaygroundShellOptions): Shell {
   const c = o.cluster;
   const ctx: ShellContext = { clock: c.clock, rng: c.rng, api: c.hostApi, files: o.files, env: { ...(o.env ?? {}) } };
   const nodeAccess = clusterNodeAccess(c);
-  const kubectl = makeKubectl({ server: apiServerHostAddress(c), contextName: `kind-${c.name}`, nodeAccess });
+  const componentStatuses = c.componentStatuses ? () => c.componentStatuses!() : undefined;
+  const kubectl = makeKubectl({ server: apiServerHostAddress(c), contextName: `kind-${c.name}`, nodeAccess, ...(componentStatuses ? { componentStatuses } : {}) });
   const commands: Record<string, Command> = {
     kubectl,
     docker: makeDocker({ cluster: c, ...(nodeAccess ? { nodeAccess } : {}) }),

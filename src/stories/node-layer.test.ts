@@ -109,3 +109,16 @@ describe('node layer: an exec killed with its container', { timeout: 120_000 }, 
     expect(out).toBe('before\ncommand terminated with exit code 137\n');
   });
 });
+
+describe('node layer: componentstatuses probe the components live', { timeout: 120_000 }, () => {
+  it('the scheduler is Unhealthy as soon as its process is gone (componentstatus/rest.go probes 127.0.0.1:10259/healthz per request)', () => {
+    const s = story({ files: bookshopFiles() });
+    s.run('docker exec k8s-lab-control-plane mv /etc/kubernetes/manifests/kube-scheduler.yaml /root/\nsleep 5\n');
+    expect(s.out("docker exec k8s-lab-control-plane sh -c 'pgrep kube-scheduler || echo none'")).toBe('none\n');
+    const rows = s.out('kubectl get componentstatuses 2>/dev/null').split('\n');
+    expect(rows[1]).toMatch(/^scheduler +Unhealthy +Get "https:\/\/127\.0\.0\.1:10259\/healthz": dial tcp 127\.0\.0\.1:10259: connect: connection refused +$/);
+    expect(rows[2]).toMatch(/^controller-manager +Healthy +ok +$/);
+    s.run('docker exec k8s-lab-control-plane mv /root/kube-scheduler.yaml /etc/kubernetes/manifests/\nsleep 20\n');
+    expect(s.out('kubectl get cs scheduler --no-headers 2>/dev/null')).toMatch(/^scheduler +Healthy +ok +$/m);
+  });
+});

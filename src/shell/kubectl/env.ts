@@ -9,6 +9,7 @@
  */
 import type { CommandIO, Pending, ShellContext } from '../types';
 import type { ApiServer } from '../../engine/api/server';
+import type { KubeObject } from '../../engine/api/types';
 import { ApiError } from '../../engine/api/errors';
 import { formatRfc3339 } from '../../engine/clock';
 import type { Flags } from './flags';
@@ -40,6 +41,12 @@ export interface KubectlOptions {
    * user `kubernetes-admin`). Default: both are `contextName` (kind's kubeconfig on the laptop).
    */
   kubeconfigNames?: { cluster: string; user: string };
+  /**
+   * The ComponentStatus objects kube-apiserver answers, probed live (the cluster's
+   * `componentStatuses`: GET https://127.0.0.1:10259/healthz etc. from the control-plane node);
+   * absent: kubectl derives them from the components' leader-election Leases.
+   */
+  componentStatuses?: () => KubeObject[];
 }
 
 /** Per-kubectl-instance state (one per shell): process ids for klog lines, the kubeconfig context's namespace. */
@@ -61,7 +68,7 @@ export interface Env {
   namespace: string;
   /** `-n` was given (kubectl's `enforceNamespace`). */
   explicitNamespace: boolean;
-  options: Required<Omit<KubectlOptions, 'nodeAccess'>> & { nodeAccess?: NodeAccess };
+  options: Required<Omit<KubectlOptions, 'nodeAccess' | 'componentStatuses'>> & { nodeAccess?: NodeAccess; componentStatuses?: () => KubeObject[] };
   state: KubectlState;
   out(text: string): void;
   err(text: string): void;

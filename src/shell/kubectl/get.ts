@@ -67,6 +67,9 @@ const COMPONENTS: { name: string; lease?: string; url: string }[] = [
  * reach it.
  */
 export function componentStatuses(env: Env): KubeObject[] {
+  // The cluster probes the components for real when it can (kube-apiserver's live GETs).
+  const live = env.options.componentStatuses;
+  if (live) return live();
   const nowUnix = env.ctx.clock.epochMs + env.ctx.clock.now();
   return COMPONENTS.map((c) => {
     let healthy: boolean;

@@ -208,6 +208,7 @@ export function makeKubectl(options: KubectlOptions = {}): Command {
     dialAddress: options.dialAddress ?? server,
     kubeconfigNames: options.kubeconfigNames ?? { cluster: options.contextName ?? 'kind-k8s-lab', user: options.contextName ?? 'kind-k8s-lab' },
     nodeAccess: options.nodeAccess,
+    componentStatuses: options.componentStatuses,
   };
   return (argv: string[], io: CommandIO, ctx: ShellContext): number | Pending => {
     state.pid += 17;
