@@ -150,16 +150,17 @@ export const EVENTS_V1: Conversion = {
     const e: Any = obj;
     const out: Any = { apiVersion: 'v1', kind: 'Event', metadata: { ...(e.metadata ?? {}) } };
     out.involvedObject = { ...(e.regarding ?? {}) };
-    if (e.reason !== undefined) out.reason = e.reason;
-    if (e.note !== undefined) out.message = e.note;
+    // omitempty: an empty reason, message, type or action is not in the JSON.
+    if (e.reason) out.reason = e.reason;
+    if (e.note) out.message = e.note;
     out.source = { ...(e.deprecatedSource ?? {}) };
     out.firstTimestamp = e.deprecatedFirstTimestamp ?? null;
     out.lastTimestamp = e.deprecatedLastTimestamp ?? null;
     if (e.deprecatedCount) out.count = e.deprecatedCount;
-    if (e.type !== undefined) out.type = e.type;
+    if (e.type) out.type = e.type;
     out.eventTime = e.eventTime ?? null;
     if (e.series) out.series = { ...e.series };
-    if (e.action !== undefined) out.action = e.action;
+    if (e.action) out.action = e.action;
     if (e.related) out.related = { ...e.related };
     out.reportingComponent = e.reportingController ?? '';
     out.reportingInstance = e.reportingInstance ?? '';

@@ -171,27 +171,30 @@ export class EventsV1Recorder {
       return;
     }
     this.cache.set(key, { event, eventMs: now, lastObservedMs: now });
-    this.attemptRecording(copyEvent(event), 0);
+    this.attemptRecording(copyEvent(event), 0, event);
   }
 
   /** `attemptRecording`: write, retrying on connection errors (12 tries, 10 s jittered by 25 %). */
-  private attemptRecording(event: EventsV1Event, tries: number): void {
+  private attemptRecording(event: EventsV1Event, tries: number, cached?: EventsV1Event): void {
     if (this.stopped) return;
-    if (!this.recordEvent(event).retry) return;
+    if (!this.recordEvent(event, cached).retry) return;
     if (tries + 1 >= MAX_TRIES_PER_EVENT) {
       this.dropped++;
       return;
     }
     // wait.Jitter(d, 0.25): d + rand * 0.25 * d.
     const delay = Math.floor(EVENT_RETRY_SLEEP_MS * (1 + 0.25 * this.rng.float()));
-    this.later(delay, 'retry event', () => this.attemptRecording(event, tries + 1));
+    this.later(delay, 'retry event', () => this.attemptRecording(event, tries + 1, cached));
   }
 
   /**
    * `recordEvent`: a series is a strategic merge patch adding `series` (a missing Event is created
    * instead); otherwise a create. Returns the stored Event (in this API's view) and whether to retry.
+   * Simulation: a create whose name another recorder's Event took in the same virtual
+   * millisecond (real clocks give distinct nanoseconds) takes the next nanosecond, in `event` and
+   * in its `cached` copy (which later series patches name).
    */
-  private recordEvent(event: EventsV1Event): { stored?: EventsV1Event; retry: boolean } {
+  private recordEvent(event: EventsV1Event, cached?: EventsV1Event): { stored?: EventsV1Event; retry: boolean } {
     const ns = event.metadata.namespace;
     try {
       let stored: KubeObject | undefined;
@@ -203,10 +206,18 @@ export class EventsV1Recorder {
           if (!(e instanceof ApiError && e.code === 404)) throw e;
         }
       }
-      if (!stored) {
+      for (let bump = 0; !stored; bump++) {
         const body = copyEvent(event);
         delete body.metadata.resourceVersion;
-        stored = this.api.create(body, { fieldManager: this.controller });
+        try {
+          stored = this.api.create(body, { fieldManager: this.controller });
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 409 && e.reason === 'AlreadyExists' && !event.series && bump < 64)) throw e;
+          const name = event.metadata.name!;
+          const dot = name.lastIndexOf('.');
+          event.metadata.name = `${name.slice(0, dot)}.${(BigInt(`0x${name.slice(dot + 1)}`) + 1n).toString(16)}`;
+          if (cached) cached.metadata.name = event.metadata.name;
+        }
       }
       return { stored: stored as EventsV1Event, retry: false };
     } catch (e) {

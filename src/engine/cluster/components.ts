@@ -38,7 +38,8 @@ import { formatRfc3339 } from '../clock';
 import { ApiError, errors } from '../api/errors';
 import type { ApiServer } from '../api/server';
 import type { KubeObject } from '../api/types';
-import { unixNanosHex, type LocalEventRecord } from '../client/events';
+import type { InvolvedObject, LocalEventRecord } from '../client/events';
+import { EventsV1Recorder } from '../client/eventsv1';
 import { SharedInformerFactory, type Informer } from '../client/informer';
 import { KUBE_CONTROLLERS } from '../controllers';
 import { ControllerProcess, type ControllerFactory } from '../controllers/manager';
@@ -537,73 +538,24 @@ function syncProxyRules(env: ComponentEnv, nodeName: string, services: Informer,
  * "Starting endpoint slice config controller" log line of the kube-proxy data model.
  */
 export const KUBE_PROXY_BIRTH_CRY_MS = 162;
-/** events.k8s.io broadcaster: tries per event and the sleep between them (jittered by 0.25). Source: client-go tools/events/event_broadcaster.go (`maxTriesPerEvent`, `defaultSleepDuration`). */
-const EVENTS_V1_MAX_TRIES = 12;
-const EVENTS_V1_SLEEP_MS = 10_000;
 
 /**
- * kube-proxy's `birthCry` (cmd/kube-proxy/app/server.go):
- * `s.Recorder.Eventf(s.NodeRef, nil, Normal, "Starting", "StartKubeProxy", "")`, through the
- * events.k8s.io/v1 recorder (`events.NewBroadcaster` ... `NewRecorder(scheme, "kube-proxy")`,
- * client-go tools/events): reportingController `kube-proxy`, reportingInstance
- * `kube-proxy-<hostname>` (hostNetwork: the node's name), regarding
- * `{kind: Node, name: <node>, uid: <node>}` (the NodeRef's UID is the node name, as the
- * kubelet's), an empty note, `eventTime` in microseconds and no deprecated fields.
- *
- * Simulation: the API server keeps core/v1 and events.k8s.io/v1 Events apart (a real one
- * serves both from one storage), so the event is written as core/v1 presents an events.k8s.io
- * Event (pkg/apis/events/v1/conversion.go: note -> message, deprecatedSource ({}) -> source,
- * the deprecated timestamps (null) and count (0) as they are, reportingController ->
- * reportingComponent): `kubectl describe node` shows it as `Normal  Starting  <age>
- * kube-proxy` with an empty message, `kubectl get events` with LAST SEEN from `eventTime`.
- * Retried while kube-apiserver cannot be reached (12 tries, 10-12.5 s apart); any Status
- * from the server drops it, as `recordEvent` does.
+ * kube-proxy's events.k8s.io/v1 recorder (cmd/kube-proxy/app/server.go: `events.NewBroadcaster`
+ * ... `NewRecorder(scheme, "kube-proxy")`, client-go tools/events): reportingController
+ * `kube-proxy`, reportingInstance `kube-proxy-<hostname>` (hostNetwork: the node's name).
  */
-function kubeProxyBirthCry(env: ComponentEnv, node: string, timers: Timers): void {
-  const now = env.clock.now();
-  const regarding = { kind: 'Node', name: node, uid: node } as LocalEventRecord['involvedObject'];
-  env.eventSink?.({ time: now, component: 'kube-proxy', type: 'Normal', reason: 'Starting', message: '', involvedObject: regarding });
-  // makeEvent: the name is `<regarding.name>.<hex Unix ns of the call>`; the namespace
-  // `default` for a cluster-scoped object.
-  let nanos = { ms: env.clock.epochMs + now, extra: 0 };
-  const event: KubeObject = {
-    apiVersion: 'v1',
-    kind: 'Event',
-    metadata: { name: `${node}.${unixNanosHex(nanos)}`, namespace: 'default' },
-    involvedObject: regarding,
-    reason: 'Starting',
-    source: {},
-    firstTimestamp: null,
-    lastTimestamp: null,
-    type: 'Normal',
-    eventTime: env.clock.rfc3339Micro(now),
-    action: 'StartKubeProxy',
-    reportingComponent: 'kube-proxy',
-    reportingInstance: `kube-proxy-${node}`,
-  };
-  let tries = 0;
-  const attempt = (): void => {
-    for (let bump = 0; ; bump++) {
-      try {
-        env.apiFor(node).create(event, { fieldManager: 'kube-proxy' });
-        return;
-      } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        // Another recorder's Event took the same name in the same millisecond (real clocks
-        // have nanoseconds): the next nanosecond.
-        if (e.code === 409 && e.reason === 'AlreadyExists' && bump < 64) {
-          nanos = { ms: nanos.ms, extra: nanos.extra + 1 };
-          event.metadata.name = `${node}.${unixNanosHex(nanos)}`;
-          continue;
-        }
-        if (!e.connectionRefused) return;
-        if (++tries >= EVENTS_V1_MAX_TRIES) return;
-        timers.after(env.rng.jitter(EVENTS_V1_SLEEP_MS, 0.25), attempt);
-        return;
-      }
-    }
-  };
-  attempt();
+function kubeProxyRecorder(env: ComponentEnv, node: string): EventsV1Recorder {
+  return new EventsV1Recorder({ api: env.apiFor(node), clock: env.clock, rng: env.rng, reportingController: 'kube-proxy', reportingInstance: `kube-proxy-${node}`, sink: env.eventSink });
+}
+
+/**
+ * kube-proxy's `birthCry` (server.go): `s.Recorder.Eventf(s.NodeRef, nil, Normal, "Starting",
+ * "StartKubeProxy", "")`, regarding `{kind: Node, name: <node>, uid: <node>}` (the NodeRef's UID
+ * is the node name, as the kubelet's), an empty note. `kubectl describe node` shows it as
+ * `Normal  Starting  <age>  kube-proxy` with an empty message.
+ */
+function kubeProxyBirthCry(recorder: EventsV1Recorder, node: string): void {
+  recorder.eventf({ kind: 'Node', name: node, uid: node } as InvolvedObject, undefined, 'Normal', 'Starting', 'StartKubeProxy', '');
 }
 
 // ------------------------------------------------------------------------------ registration
@@ -705,6 +657,7 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
 
   reg('kube-proxy', 'kube-proxy', 'kube-proxy', (spec, services) => {
     let factory: SharedInformerFactory | undefined;
+    let recorder: EventsV1Recorder | undefined;
     const timers = new Timers(env.clock, `kube-proxy[${spec.pod.nodeName}]`);
     let pending = false;
     let last = -Infinity;
@@ -729,12 +682,15 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
         svcs.addEventHandler(h);
         slices.addEventHandler(h);
         factory.start();
+        recorder = kubeProxyRecorder(env, node);
+        const r = recorder;
         // Birth Cry after the birth is successful (server.go `Run`).
-        timers.after(KUBE_PROXY_BIRTH_CRY_MS, () => kubeProxyBirthCry(env, node, timers));
+        timers.after(KUBE_PROXY_BIRTH_CRY_MS, () => kubeProxyBirthCry(r, node));
       },
       stop() {
         timers.cancelAll();
         factory?.stop();
+        recorder?.stop();
       },
     });
   });
