@@ -60,8 +60,9 @@ describe('the boot view (src/ui/state/boot-view.json)', () => {
     const snap = msgs[first] as Extract<FromWorker, { type: 'snapshot' }>;
     expect(snap.run.booting).toBeUndefined();
     expect(snap.run.playing).toBe(false);
-    // The line waits for the shell's code, then runs on the booted cluster.
-    for (let i = 0; i < 50 && !msgs.some((m) => m.type === 'shellOutput' && m.done); i++) {
+    // The line waits for the shell's code (a dynamic import: wall time, up to seconds on a
+    // loaded machine), then runs on the booted cluster.
+    for (let i = 0; i < 3000 && !msgs.some((m) => m.type === 'shellOutput' && m.done); i++) {
       await new Promise((r) => setTimeout(r, 20));
       wall.advance(100);
     }
@@ -71,5 +72,5 @@ describe('the boot view (src/ui/state/boot-view.json)', () => {
     const out = msgs.filter((m): m is Extract<FromWorker, { type: 'shellOutput' }> => m.type === 'shellOutput' && m.id === 7).map((m) => m.text).join('');
     expect(out).toMatch(/^catalog-\S+\s+1\/1\s+Running\s+0/m);
     expect(out).toMatch(/^postgres-\S+\s+1\/1\s+Running/m);
-  });
+  }, 90_000);
 });
