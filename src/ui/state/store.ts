@@ -12,9 +12,10 @@ import { createStore } from 'zustand/vanilla';
 import { useStore } from 'zustand';
 import { subscribeWithSelector } from 'zustand/middleware';
 import { immer } from 'zustand/middleware/immer';
-import type { ClockInfo, FromWorker, ObjRecord, RunState, ToWorker, TraceItem } from '../../protocol/messages';
+import type { ClockInfo, FromWorker, ObjRecord, RunState, ToWorker } from '../../protocol/messages';
+import { appendFolded, type TimelineEntry } from './traceFold';
 
-/** Timeline entries kept in the UI. */
+/** Timeline entries kept in the UI (after folding: a run of repeats is one entry). */
 export const TRACE_KEPT = 2000;
 /** Shell commands kept (with their output). */
 const SHELL_KEPT = 20;
@@ -65,8 +66,8 @@ export interface SimState {
   /** seq of the last applied snapshot or diff. */
   seq: number;
   objects: Record<string, ObjRecord>;
-  /** Oldest first. */
-  trace: TraceItem[];
+  /** Oldest first, consecutive repeats folded into one entry with a count (./traceFold.ts). */
+  trace: TimelineEntry[];
   time: ClockInfo;
   run: RunState;
   shell: ShellEntry[];
@@ -146,7 +147,7 @@ export function createSimStore(send: (msg: ToWorker) => void = () => {}) {
             s.connected = true;
             s.seq = msg.seq;
             s.objects = msg.objects;
-            s.trace = msg.trace.slice(-TRACE_KEPT);
+            s.trace = appendFolded([], msg.trace, TRACE_KEPT);
             s.time = msg.time;
             s.run = msg.run;
             s.error = undefined;
@@ -167,8 +168,7 @@ export function createSimStore(send: (msg: ToWorker) => void = () => {}) {
             patch.objects = Object.freeze(objects);
           }
           if (msg.trace.length) {
-            const trace = st.trace.concat(msg.trace);
-            patch.trace = Object.freeze(trace.length > TRACE_KEPT ? trace.slice(trace.length - TRACE_KEPT) : trace) as TraceItem[];
+            patch.trace = Object.freeze(appendFolded(st.trace, msg.trace, TRACE_KEPT)) as TimelineEntry[];
           }
           if (msg.time.now !== st.time.now || msg.time.epochMs !== st.time.epochMs || msg.time.events !== st.time.events) patch.time = msg.time;
           if (msg.run) patch.run = msg.run;

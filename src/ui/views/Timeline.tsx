@@ -1,10 +1,13 @@
 /**
  * The timeline: who did what and why, newest first, in cluster time. Filter by text or by
- * component; click an entry to select the object it names.
+ * component; click an entry to select the object it names. Consecutive repeats (the same
+ * component saying the same about the same object, e.g. an HPA's warning every 15 s) are one row
+ * with a count and the latest time (src/ui/state/traceFold.ts), as `kubectl get events` counts them.
  */
 import { memo, useEffect, useMemo, useState } from 'react';
-import { formatClock, type TraceItem } from '../../protocol/messages';
+import { formatClock } from '../../protocol/messages';
 import { simStore, useSim } from '../state/store';
+import { addOlder, type TimelineEntry } from '../state/traceFold';
 import { ToneIcon } from './status';
 
 /** Rows drawn at most (the rest stay in the store, reachable by filtering). */
@@ -16,8 +19,9 @@ const MAX_ROWS = 300;
  */
 const FIRST_ROWS = 0;
 
-const Row = memo(function Row({ item, epochMs, related }: { item: TraceItem; epochMs: number; related: boolean }) {
+const Row = memo(function Row({ item, epochMs, related }: { item: TimelineEntry; epochMs: number; related: boolean }) {
   const obj = item.object;
+  const count = item.count ?? 1;
   const action = item.kind === 'action';
   /** A line the person ran (the host traces those as component `shell`). */
   const mine = action && item.component === 'shell';
@@ -25,7 +29,14 @@ const Row = memo(function Row({ item, epochMs, related }: { item: TraceItem; epo
   const content = (
     <>
       <span className="tl-time">{formatClock({ now: item.time, epochMs }, item.time)}</span>
-      <span className={`tl-comp${action ? ' is-action' : ''}`}>{mine ? 'you ran' : item.component}</span>
+      <span className={`tl-comp${action ? ' is-action' : ''}`}>
+        {mine ? 'you ran' : item.component}
+        {count > 1 ? (
+          <span className="tl-count" title={`${count} times, the first at ${formatClock({ now: item.time, epochMs }, item.firstTime ?? item.time)}, the latest at ${formatClock({ now: item.time, epochMs }, item.time)}`}>
+            ×{count}
+          </span>
+        ) : null}
+      </span>
       <span className="tl-msg">
         {warning ? <ToneIcon tone="error" size={13} /> : null}
         {mine ? <code>$ {item.message}</code> : item.message}
@@ -71,13 +82,16 @@ export function Timeline() {
   const components = useMemo(() => [...new Set(trace.map((t) => t.component))].sort(), [trace]);
   const rows = useMemo(() => {
     const text = filter.text.trim().toLowerCase();
-    const out: TraceItem[] = [];
-    for (let i = trace.length - 1; i >= 0 && out.length < rowLimit; i--) {
+    const out: TimelineEntry[] = [];
+    for (let i = trace.length - 1; i >= 0 && out.length <= rowLimit; i--) {
       const t = trace[i];
       if (filter.component && t.component !== filter.component) continue;
       if (text && !`${t.component} ${t.message}`.toLowerCase().includes(text)) continue;
-      out.push(t);
+      // Repeats the filter made consecutive fold too; one row past the limit is read (and dropped)
+      // so that the last row shown has all its repeats.
+      addOlder(out, t);
     }
+    if (out.length > rowLimit) out.length = rowLimit;
     return out;
   }, [trace, filter, rowLimit]);
 

@@ -1,0 +1,78 @@
+/**
+ * Folding of the timeline's repeats: consecutive entries that say the same thing about the same
+ * object (the HorizontalPodAutoscaler controller's warning every 15 s on a cluster without a
+ * metrics-server, a container's BackOff, ...) become one entry with a count and the latest time,
+ * as `kubectl get events` shows one Event with a count for such repeats (client-go's
+ * EventCorrelator aggregates them: staging/src/k8s.io/client-go/tools/record/events_cache.go,
+ * `eventObserve` increments `count` and moves `lastTimestamp`). Only CONSECUTIVE repeats fold:
+ * anything in between (a pod deleted, then the same Endpoints update again) keeps both rows, so
+ * no distinct happening is hidden. A person's own commands (kind `action`) never fold.
+ */
+import type { TraceItem } from '../../protocol/messages';
+
+/**
+ * A timeline entry, possibly standing for several consecutive identical ones: `count` of them
+ * (absent: 1), the first at `firstTime`, the latest at `time` (both virtual ms since the cluster
+ * epoch). `id` stays the first entry's id, so the row keeps its React key as repeats join it.
+ */
+export interface TimelineEntry extends TraceItem {
+  /** How many entries this one stands for (absent: 1). */
+  count?: number;
+  /** Virtual ms of the first of them (absent: `time`). */
+  firstTime?: number;
+}
+
+/**
+ * Whether `b` repeats `a`: same component, Event type, message and object (kind, namespace, name
+ * and uid: a new pod of the same name is another object). A person's commands never count as
+ * repeats (typing `kubectl get pods` twice is two things done).
+ */
+export function isRepeat(a: TraceItem, b: TraceItem): boolean {
+  if (a.kind === 'action' || b.kind === 'action') return false;
+  if (a.component !== b.component || a.message !== b.message || a.kind !== b.kind) return false;
+  const oa = a.object;
+  const ob = b.object;
+  if (!oa || !ob) return !oa && !ob;
+  return oa.kind === ob.kind && oa.namespace === ob.namespace && oa.name === ob.name && oa.uid === ob.uid;
+}
+
+/** `later` joined to `earlier` (a repeat of it): the count summed, the first and latest times kept. */
+function join(earlier: TimelineEntry, later: TimelineEntry): TimelineEntry {
+  return {
+    ...earlier,
+    time: later.time,
+    count: (earlier.count ?? 1) + (later.count ?? 1),
+    firstTime: earlier.firstTime ?? earlier.time,
+  };
+}
+
+/**
+ * `trace` (oldest first, already folded) with `items` (oldest first, newer than `trace`) appended,
+ * each repeat of the entry before it folded into that entry; at most `kept` entries (the oldest
+ * dropped). Returns a new array; `trace` is not modified (the store's arrays are frozen).
+ */
+export function appendFolded(trace: readonly TimelineEntry[], items: readonly TraceItem[], kept: number): TimelineEntry[] {
+  const out = trace.slice();
+  for (const item of items) {
+    const last = out[out.length - 1];
+    if (last && isRepeat(last, item)) out[out.length - 1] = join(last, item);
+    else out.push(item);
+  }
+  return out.length > kept ? out.slice(out.length - kept) : out;
+}
+
+/**
+ * Add `older` to `rows` (shown newest first: `rows[0]` the newest, `older` older than all of them),
+ * folded into the last row when it repeats it. The store folds repeats that were consecutive in the
+ * whole trace; this folds those that became consecutive once a filter hid what was between them.
+ * Returns whether a new row was added (false: folded). Modifies `rows` (not its entries).
+ */
+export function addOlder(rows: TimelineEntry[], older: TimelineEntry): boolean {
+  const newer = rows[rows.length - 1];
+  if (newer && isRepeat(newer, older)) {
+    rows[rows.length - 1] = join(older, newer);
+    return false;
+  }
+  rows.push(older);
+  return true;
+}
