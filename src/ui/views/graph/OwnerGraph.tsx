@@ -13,14 +13,14 @@
 import '@xyflow/react/dist/style.css';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { Background, Controls, Handle, MarkerType, Position, ReactFlow, ReactFlowProvider, useReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
-import { Graph, layout } from '@dagrejs/dagre';
 import { useShallow } from 'zustand/react/shallow';
 import type { ObjRecord } from '../../../protocol/messages';
 import { isNamespaceShown, simStore, useSim, type SimState } from '../../state/store';
 import { descendants, ownerChain, resolveSelection, selectionOf } from '../../state/selectors';
 import { useRecord } from '../../state/useRecord';
 import { podTone, ToneIcon, TONE_WORDS, type Tone } from '../status';
-import { buildGraphModel, chainBoxes, groupMembers, groupOwner, POD_GROUP_THRESHOLD, tallyStatuses, type GraphItem, type GraphModel } from './model';
+import { buildGraphModel, chainBoxes, groupMembers, groupOwner, POD_GROUP_THRESHOLD, tallyStatuses, type GraphModel } from './model';
+import { computeLayout } from './layout';
 import './graph.css';
 
 const NODE_W = 240;
@@ -139,37 +139,6 @@ function selectModel(s: SimState, pinned: string | undefined): GraphModel {
   return model;
 }
 
-interface Layout {
-  positions: Map<string, { x: number; y: number }>;
-  edges: [string, string][];
-}
-
-function computeLayout(items: readonly GraphItem[]): Layout {
-  const g = new Graph();
-  g.setGraph({ rankdir: 'LR', nodesep: 14, ranksep: 46, marginx: 10, marginy: 10 });
-  g.setDefaultEdgeLabel(() => ({}));
-  const ids = new Set<string>();
-  const edges: [string, string][] = [];
-  for (const it of items) {
-    ids.add(it.id);
-    g.setNode(it.id, { width: NODE_W, height: boxHeight(it.id) });
-  }
-  for (const it of items) {
-    for (const o of it.owners) {
-      if (!ids.has(o)) continue;
-      g.setEdge(o, it.id);
-      edges.push([o, it.id]);
-    }
-  }
-  layout(g);
-  const positions = new Map<string, { x: number; y: number }>();
-  for (const uid of ids) {
-    const n = g.node(uid) as { x: number; y: number };
-    positions.set(uid, { x: n.x - NODE_W / 2, y: n.y - boxHeight(uid) / 2 });
-  }
-  return { positions, edges };
-}
-
 function boxHeight(id: string): number {
   return groupOwner(id) ? GROUP_H : NODE_H;
 }
@@ -225,7 +194,7 @@ function Flow() {
   const chain = useChain(selectedUid);
   // The boxes the chain lights: a pod inside a group lights the group.
   const boxes = useSim(useShallow((s) => chainBoxes(s.objects, chain, model.grouped, pinned)));
-  const lay = useMemo(() => computeLayout(model.items), [model]);
+  const lay = useMemo(() => computeLayout(model.items, NODE_W, boxHeight), [model]);
   const chainSet = useMemo(() => new Set(boxes), [boxes]);
   const rf = useReactFlow();
 
