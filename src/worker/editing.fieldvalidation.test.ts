@@ -52,6 +52,25 @@ describe("YAML editor: strict field validation (kubectl --validate=strict)", () 
     );
   });
 
+  it("places the edit's unknown field at its line (the invalid patch's one cause is the field `patch`, no line of the buffer)", () => {
+    const c = newHostTestCluster(1, FILES);
+    c.clock.advance(c.warmupMs);
+    const r = getObject(c, "Deployment", "bookshop", "catalog");
+    if (r.op !== "get" || !r.ok) throw new Error(JSON.stringify(r));
+    // A learner's typo: `replicas` misspelled, so the patch also drops `replicas`.
+    const edited = r.yaml.replace("  replicas: 2\n", "  replcas: 3\n");
+    const line = edited.split("\n").indexOf("  replcas: 3") + 1;
+    expect(line).toBeGreaterThan(1);
+    const res = applied(
+      applyYaml(c, { op: "apply", mode: "edit", yaml: edited, base: r.yaml, resourceVersion: r.resourceVersion }),
+    ).results[0];
+    expect(res.ok).toBe(false);
+    expect(res.status?.message).toMatch(/^patch: Invalid value: .*strict decoding error: unknown field "spec.replcas"$|strict decoding error: unknown field "spec.replcas"/);
+    expect(res.status?.causes).toEqual([
+      { reason: "FieldValueInvalid", message: 'unknown field "spec.replcas"', field: "spec.replcas", line },
+    ]);
+  });
+
   it("apply mode refuses an unknown field as kubectl apply does", () => {
     const c = newHostTestCluster(1, FILES);
     c.clock.advance(c.warmupMs);

@@ -138,19 +138,24 @@ function runKubectl(c: EditingCluster, api: ApiServer, args: string[], stdin: st
 
 /** The Status of a failed request, its causes mapped to lines of the `docIndex`-th document of `text`. */
 function statusOf(e: ApiError, text: string, docIndex: number, docLine: number): NonNullable<EditDocResult['status']> {
-  const causes: EditCause[] = (e.status.details?.causes ?? []).map((cause) => {
-    const line = cause.field ? findLineOfPath(text, docIndex, cause.field) : undefined;
-    return { reason: cause.reason, message: cause.message, ...(cause.field ? { field: cause.field } : {}), line: line ?? docLine };
-  });
-  // A strict decoding failure is a bare BadRequest (no causes): its message names the fields
-  // (`strict decoding error: unknown field "spec.replicaz", unknown field "..."`), so each one
-  // is placed at its line in the buffer, as a cause would be.
-  if (causes.length === 0) {
-    for (const m of (e.status.message ?? '').matchAll(/unknown field "([^"]+)"/g)) {
+  // A strict decoding failure names the fields (`strict decoding error: unknown field
+  // "spec.replicaz", unknown field "..."`), so each one is placed at its line in the buffer, as a
+  // cause would be: in the message of a bare BadRequest (apply's create or update: no causes),
+  // or in the one cause of an invalid patch (kubectl edit: the field is `patch`, no line of the
+  // buffer; staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go, applyPatchToObject
+  // returns field.Invalid(field.NewPath("patch"), patchMap, strictDecodingError)).
+  const unknownFields = (message: string | undefined, reason: string | undefined): EditCause[] =>
+    [...(message ?? '').matchAll(/unknown field "([^"]+)"/g)].map((m) => {
       const field = m[1].replace(/^\./, '');
-      causes.push({ reason: e.status.reason, message: `unknown field "${m[1]}"`, field, line: findLineOfPath(text, docIndex, field) ?? docLine });
-    }
-  }
+      return { reason, message: `unknown field "${m[1]}"`, field, line: findLineOfPath(text, docIndex, field) ?? docLine };
+    });
+  const causes: EditCause[] = (e.status.details?.causes ?? []).flatMap((cause) => {
+    const named = unknownFields(cause.message, cause.reason);
+    if (named.length > 0) return named;
+    const line = cause.field ? findLineOfPath(text, docIndex, cause.field) : undefined;
+    return [{ reason: cause.reason, message: cause.message, ...(cause.field ? { field: cause.field } : {}), line: line ?? docLine }];
+  });
+  if (causes.length === 0) causes.push(...unknownFields(e.status.message, e.status.reason));
   return { code: e.status.code, reason: e.status.reason, message: e.status.message, causes };
 }
 
