@@ -144,7 +144,7 @@ function statusOf(e: ApiError, text: string, docIndex: number, docLine: number):
   // or in the one cause of an invalid patch (kubectl edit: the field is `patch`, no line of the
   // buffer; staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go, applyPatchToObject
   // returns field.Invalid(field.NewPath("patch"), patchMap, strictDecodingError)).
-  const unknownFields = (message: string | undefined, reason: string | undefined): EditCause[] =>
+  const unknownFields = (message: string | undefined, reason: string): EditCause[] =>
     [...(message ?? '').matchAll(/unknown field "([^"]+)"/g)].map((m) => {
       const field = m[1].replace(/^\./, '');
       return { reason, message: `unknown field "${m[1]}"`, field, line: findLineOfPath(text, docIndex, field) ?? docLine };
