@@ -173,3 +173,21 @@ test('kubectl exec -it into a catalog pod: the prompt is the container shell unt
   await typeLine(page, 'exit');
   await expect.poll(() => promptNow(page)).toBe('$ ');
 });
+
+test('an HPA without metrics warns every 15 s: the timeline shows one row with the count, not one row per warning', async ({ page }, testInfo) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await openPausedTerminal(page);
+  await run(page, 'kubectl autoscale deploy web -n bookshop --cpu=50% --max=4');
+  await page.getByRole('button', { name: '+5 min' }).click();
+  await expect(page.getByTestId('cluster-time')).toHaveText(/^06:05:/, { timeout: 60_000 });
+  // Created at 06:00:36, first reconciled 15 s later (the HPA queue's resync period), then every 15 s: 20 warnings by 06:05:36.
+  const hpaRows = page.locator('.tl-row', { hasText: 'failed to compute desired number of replicas' });
+  await expect(hpaRows).toHaveCount(1);
+  await expect(hpaRows.locator('.tl-count')).toHaveText('×20');
+  await expect(hpaRows.locator('.tl-time')).toHaveText('06:05:36');
+  await expect(hpaRows.locator('.tl-count')).toHaveAttribute('title', '20 times, the first at 06:00:51, the latest at 06:05:36');
+  // The person's command stays its own row, under the warnings.
+  await expect(page.locator('.tl-action').first()).toContainText('kubectl autoscale deploy web -n bookshop --cpu=50% --max=4');
+  await page.screenshot({ path: testInfo.outputPath('timeline-hpa-folded.png') });
+});
