@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FromWorker, ObjRecord } from '../../protocol/messages';
 import { createSimStore, simStore } from './store';
-import { subscribeUid, unplacedGroupsOf } from './selectors';
+import { NOT_SEEN_BY_SCHEDULER, subscribeUid, unplacedGroupsOf } from './selectors';
 
 const run = { playing: false, speed: 1, seed: 1, cluster: 'test' as const };
 const time = { now: 0, epochMs: 0 };
@@ -26,9 +26,11 @@ describe('map selectors', () => {
         pod('e', 'bench-e', { nodeName: 'gone-node', status: 'Running', ready: '1/1' }),
       ]),
     );
+    // b has no PodScheduled condition (no scheduler has reported on it); e's node is gone.
     expect(unplacedGroupsOf(store.getState())).toEqual([
       { reason: TOO_MANY, uids: ['a', 'c'] },
-      { reason: '', uids: ['b', 'e'] },
+      { reason: NOT_SEEN_BY_SCHEDULER, uids: ['b'] },
+      { reason: '', uids: ['e'] },
     ]);
   });
 

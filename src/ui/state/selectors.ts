@@ -217,17 +217,26 @@ export function useUnplacedPodUids(): string[] {
   return useSim(unplacedSelector);
 }
 
-/** Unplaced pods that share one scheduling message (`reason` '' when there is none yet, or the pod's node is gone). */
+/** Unplaced pods that share one scheduling message (`reason` '' when the pod's node is gone). */
 export interface UnplacedGroup {
   reason: string;
   uids: string[];
 }
 
+/**
+ * The `reason` of unscheduled pods no scheduler has reported on: no node and no PodScheduled
+ * condition (kube-scheduler sets it, False with the FailedScheduling message, when it cannot place
+ * a pod: pkg/scheduler/schedule_one.go, handleSchedulingFailure -> updatePod; and the binding sets
+ * it True). With the scheduler stopped (its manifest moved out of /etc/kubernetes/manifests) new
+ * pods stay like this, with no event at all, which a learner would otherwise have to guess.
+ */
+export const NOT_SEEN_BY_SCHEDULER = 'not seen by a scheduler yet (no PodScheduled condition)';
+
 /** Unplaced pods (shown namespaces) grouped by scheduling message, groups in order of first appearance (namespace/name order). */
 export function unplacedGroupsOf(s: SimState): UnplacedGroup[] {
   const groups = new Map<string, string[]>();
   for (const o of unplacedPods(s)) {
-    const reason = o.unschedulableReason ?? '';
+    const reason = o.unschedulableReason ?? (o.nodeName ? '' : NOT_SEEN_BY_SCHEDULER);
     let l = groups.get(reason);
     if (!l) groups.set(reason, (l = []));
     l.push(o.uid);

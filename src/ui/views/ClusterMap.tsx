@@ -7,7 +7,7 @@ import { memo, useEffect, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { ObjRecord } from '../../protocol/messages';
 import { isNamespaceShown, simStore, useSim } from '../state/store';
-import { selectionOf, useHiddenPodCount, useNamespaceCounts, useNodeUids, usePodKeysOnNode, useUnplacedGroups } from '../state/selectors';
+import { NOT_SEEN_BY_SCHEDULER, selectionOf, useHiddenPodCount, useNamespaceCounts, useNodeUids, usePodKeysOnNode, useUnplacedGroups } from '../state/selectors';
 import { useIsSelected, useRecord } from '../state/useRecord';
 import { nodeTone, podTone, ToneIcon, TONE_WORDS } from './status';
 import { ActionMenu } from './ActionMenu';
@@ -177,6 +177,7 @@ function PendingStrip() {
   const revealed = useRevealed(all);
   const drawn = useMemo(() => (revealed === all ? undefined : new Set(revealed)), [revealed, all]);
   // One pod: its message stays on its chip. Several: each message once, above the chips it is about.
+  // Pods no scheduler has reported on have no message of their own: that is said above them.
   const single = total === 1;
   return (
     <section className={`pending-strip${total ? ' has-pods' : ''}`} aria-label="Pending (unscheduled) pods">
@@ -189,7 +190,7 @@ function PendingStrip() {
         <div className="pending-groups">
           {groups.map((g) => (
             <div key={g.reason} className="pending-group">
-              {!single && g.reason ? (
+              {g.reason && (!single || g.reason === NOT_SEEN_BY_SCHEDULER) ? (
                 <p className="pending-reason">
                   <span className="count">{g.uids.length}</span> {g.uids.length === 1 ? 'pod' : 'pods'}: {g.reason}
                 </p>
