@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 
 /**
- * A learner on a small laptop window (1024x640): the workspace tabs stay on one line, and the
+ * A learner on a small laptop window (1024x640): the workspace tabs stay on one line and whole, and the
  * owner graph opens on the top of the bookshop (the catalog Deployment, where the story starts)
  * rather than on the middle of a graph too tall to fit at a readable zoom. The tabs follow the
  * WAI-ARIA tabs pattern (one Tab stop, arrow keys between tabs).
@@ -18,6 +18,10 @@ test('narrow window: one-line tabs, arrow keys between them; the owner graph ope
   expect(new Set(heights).size).toBe(1);
   // One line of label is about 44 px tall with its padding; a wrapped label ("Cluster / map") about 66.
   expect(heights[0]).toBeLessThan(56);
+  // All four whole inside the workspace: the last one not cut off by its edge.
+  const workspace = (await page.locator('.workspace').boundingBox())!;
+  const lastTab = (await page.getByRole('tab', { name: 'YAML editor' }).boundingBox())!;
+  expect(lastTab.x + lastTab.width).toBeLessThanOrEqual(workspace.x + workspace.width);
 
   // Keyboard: the tablist is one Tab stop (the selected tab); the arrow keys move to another tab and open it.
   await expect(page.getByRole('tab', { name: 'Cluster map' })).toHaveAttribute('tabindex', '0');
