@@ -19,7 +19,7 @@ import { isNamespaceShown, simStore, useSim, type SimState } from '../../state/s
 import { descendants, ownerChain, resolveSelection, selectionOf } from '../../state/selectors';
 import { useRecord } from '../../state/useRecord';
 import { podTone, ToneIcon, TONE_WORDS, type Tone } from '../status';
-import { buildGraphModel, chainBoxes, groupMembers, groupOwner, POD_GROUP_THRESHOLD, tallyStatuses, type GraphModel } from './model';
+import { boxName, buildGraphModel, chainBoxes, groupMembers, groupOwner, POD_GROUP_THRESHOLD, tallyStatuses, type GraphModel } from './model';
 import { computeLayout } from './layout';
 import './graph.css';
 
@@ -38,6 +38,7 @@ type GroupNode = Node<GroupNodeData, 'pods'>;
 const ObjNodeView = memo(function ObjNodeView({ data }: NodeProps<ObjNode>) {
   const rec = useRecord(data.uid);
   if (!rec) return null;
+  const shown = boxName(rec.name);
   let detail: React.ReactNode = null;
   if (rec.kind === 'Pod') {
     const tone = podTone(rec);
@@ -59,8 +60,8 @@ const ObjNodeView = memo(function ObjNodeView({ data }: NodeProps<ObjNode>) {
     <div className={`g-node kind-${rec.kind.toLowerCase()} hl-${data.hl}${data.selected ? ' is-selected' : ''}`} data-graph-node={`${rec.kind}/${rec.name}`}>
       <Handle type="target" position={Position.Left} isConnectable={false} />
       <span className="g-kind">{rec.kind}</span>
-      <span className="g-name" title={rec.name}>
-        {rec.name}
+      <span className={`g-name${shown.small ? ' is-long' : ''}`} title={rec.name}>
+        {shown.text}
       </span>
       {detail}
       <Handle type="source" position={Position.Right} isConnectable={false} />

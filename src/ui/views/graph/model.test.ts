@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ObjRecord } from '../../../protocol/messages';
-import { buildGraphModel, chainBoxes, groupId, groupMembers, POD_GROUP_THRESHOLD, tallyStatuses } from './model';
+import { boxName, buildGraphModel, chainBoxes, groupId, groupMembers, NAME_SMALL_CHARS, POD_GROUP_THRESHOLD, tallyStatuses } from './model';
 
 const shownAll = () => true;
 
@@ -73,5 +73,17 @@ describe('owner graph model', () => {
       ...deployment(2),
     };
     expect(buildGraphModel(objects, (ns) => ns === 'kube-system').items.map((it) => it.id)).toEqual(['n1', 'm1']);
+  });
+});
+
+describe('box names', () => {
+  it('keeps a name whole when it fits, smaller up to 27 characters, else cut in the middle (the pod suffix and node name stay)', () => {
+    expect(boxName('catalog-d66d88fb4-49tqw')).toEqual({ text: 'catalog-d66d88fb4-49tqw', small: false });
+    expect(boxName('postgres-5969798f5c-8twgb')).toEqual({ text: 'postgres-5969798f5c-8twgb', small: true });
+    const cp = boxName('kube-controller-manager-k8s-lab-control-plane');
+    expect(cp.small).toBe(true);
+    expect(cp.text).toHaveLength(NAME_SMALL_CHARS);
+    expect(cp.text).toBe('kube-controll…control-plane');
+    expect(boxName('shelf-controller-7d9f8c6b5d-x2k9p').text).toBe('shelf-control…f8c6b5d-x2k9p');
   });
 });

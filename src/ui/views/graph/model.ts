@@ -175,3 +175,22 @@ export function chainBoxes(objects: Record<string, ObjRecord>, chain: readonly s
   }
   return out;
 }
+
+/** Characters of a box's name drawn at the full size (14.5 px monospace in the 240 px box). */
+export const NAME_FULL_CHARS = 24;
+/** Characters drawn at the smaller size (13 px) for a longer name; longer still: cut in the middle. */
+export const NAME_SMALL_CHARS = 27;
+
+/**
+ * How a box shows `name`: whole at the full size up to NAME_FULL_CHARS characters, whole at the
+ * smaller size up to NAME_SMALL_CHARS, else its start and end joined by `…` in NAME_SMALL_CHARS
+ * characters. Cut in the middle, not at the end: a pod's generated name ends with what tells
+ * it from its siblings (`postgres-5969798f5c-8twgb`), a mirror pod's with its node's name.
+ */
+export function boxName(name: string): { text: string; small: boolean } {
+  if (name.length <= NAME_FULL_CHARS) return { text: name, small: false };
+  if (name.length <= NAME_SMALL_CHARS) return { text: name, small: true };
+  const tail = Math.floor((NAME_SMALL_CHARS - 1) / 2);
+  const head = NAME_SMALL_CHARS - 1 - tail;
+  return { text: `${name.slice(0, head)}…${name.slice(name.length - tail)}`, small: true };
+}
