@@ -134,6 +134,12 @@ test('the Delete key deletes the selected pod; Scale in the inspector scales its
   await expect(web).toHaveCount(3);
   for (const chip of await web.all()) await expect(chip).toContainText('Running');
   await expect(inspector).toContainText('3/3');
+  // What the Deployment controller did about it, in the inspector (newest first).
+  const recent = inspector.getByRole('list', { name: 'Timeline entries about Deployment web, newest first' });
+  await expect(recent.locator('li').first()).toContainText('deployment-controller');
+  await expect(recent).toContainText(/scaled up ReplicaSet web-[a-z0-9]+ from 2 to 3/);
+  await inspector.getByRole('button', { name: 'Show all in the timeline' }).click();
+  await expect(page.getByRole('searchbox', { name: 'Filter the timeline by text' })).toHaveValue('web');
 
   // The timeline filter finds what the ReplicaSet controller did.
   await page.getByRole('searchbox', { name: 'Filter the timeline by text' }).fill('web-');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceItem } from '../../protocol/messages';
-import { addOlder, appendFolded, isRepeat, type TimelineEntry } from './traceFold';
+import { addOlder, appendFolded, entriesAbout, isRepeat, type TimelineEntry } from './traceFold';
 import { createSimStore } from './store';
 
 const hpa = { kind: 'HorizontalPodAutoscaler', namespace: 'bookshop', name: 'web', uid: 'h1' };
@@ -79,5 +79,32 @@ describe('timeline folding', () => {
     expect(store.getState().trace[0]).toMatchObject({ count: 3, time: 31_000, firstTime: 1000 });
     store.getState().applyDiff({ type: 'diff', seq: 2, upserts: [], removals: [], trace: [ran(40_000, 'kubectl get hpa -n bookshop'), warn(46_000)], time });
     expect(store.getState().trace.map((t) => t.count ?? 1)).toEqual([3, 1, 1]);
+  });
+});
+
+describe('entries about one object', () => {
+  it('newest first, folded, at most max; by uid, or by kind/namespace/name when the entry has no uid', () => {
+    const pod = { kind: 'Pod', namespace: 'bookshop', name: 'crash', uid: 'p1' };
+    const kubelet = (time: number, message: string, object: TraceItem['object'] = pod): TraceItem => ({ id: ++id, time, component: 'kubelet[k8s-lab-worker]', message, object, kind: 'Warning' });
+    const trace = appendFolded(
+      [],
+      [
+        kubelet(1000, 'started'),
+        other(1500, 'unrelated'),
+        kubelet(2000, 'BackOff'),
+        kubelet(3000, 'BackOff'),
+        kubelet(3500, 'same name, another pod', { ...pod, uid: 'p0' }),
+        { id: ++id, time: 4000, component: 'editor', message: 'kubectl edit pod/crash (YAML editor): edited', object: { kind: 'Pod', namespace: 'bookshop', name: 'crash' }, kind: 'action' },
+        ran(4500, 'kubectl get pods'),
+      ],
+      2000,
+    );
+    const rows = entriesAbout(trace, pod, 10);
+    expect(rows.map((r) => [r.message, r.count ?? 1])).toEqual([
+      ['kubectl edit pod/crash (YAML editor): edited', 1],
+      ['BackOff', 2],
+      ['started', 1],
+    ]);
+    expect(entriesAbout(trace, pod, 2).map((r) => r.message)).toEqual(['kubectl edit pod/crash (YAML editor): edited', 'BackOff']);
   });
 });

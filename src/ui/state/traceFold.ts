@@ -76,3 +76,22 @@ export function addOlder(rows: TimelineEntry[], older: TimelineEntry): boolean {
   rows.push(older);
   return true;
 }
+
+/**
+ * The newest entries of `trace` (oldest first, as the store keeps it) about one object, newest
+ * first, consecutive repeats folded (addOlder), at most `max` rows: those naming its `uid`, and
+ * those naming it by kind, namespace and name without a uid (the YAML editor's actions). For the
+ * inspector: what the components said about the selected pod (its kubelet's `CrashLoopBackOff,
+ * next start in 40s`) without a filter on the whole timeline.
+ */
+export function entriesAbout(trace: readonly TimelineEntry[], obj: { uid: string; kind: string; namespace?: string; name: string }, max: number): TimelineEntry[] {
+  const rows: TimelineEntry[] = [];
+  for (let i = trace.length - 1; i >= 0 && rows.length <= max; i--) {
+    const o = trace[i].object;
+    if (!o) continue;
+    const about = o.uid ? o.uid === obj.uid : o.kind === obj.kind && (o.namespace ?? '') === (obj.namespace ?? '') && o.name === obj.name;
+    if (about) addOlder(rows, trace[i]);
+  }
+  if (rows.length > max) rows.length = max;
+  return rows;
+}

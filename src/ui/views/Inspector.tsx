@@ -1,11 +1,11 @@
 /**
  * The inspector: the selected object's kind and name, status, owner chain (breadcrumbs), what it
- * owns, labels, and actions. Actions are shell lines (`kubectl delete pod ...`), run through the
+ * owns, labels, what the timeline last said about it, and actions. Actions are shell lines (`kubectl delete pod ...`), run through the
  * same shell a person types into, so they show in the timeline as actions.
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { ObjRecord } from '../../protocol/messages';
+import { formatClock, type ObjRecord } from '../../protocol/messages';
 import { simStore, useSim, type Selection } from '../state/store';
 import { childrenOf, ownerChain, resolveSelection, useSelectedRecord } from '../state/selectors';
 import { nodeTone, podTone, ToneIcon } from './status';
@@ -13,6 +13,7 @@ import { taintText } from './ClusterMap';
 import { ActionMenu } from './ActionMenu';
 import { nodeActions, podActions } from './actions';
 import { openInEditor } from '../editor/editorState';
+import { entriesAbout } from '../state/traceFold';
 
 /** The shell line that deletes a pod. */
 export function deletePodLine(rec: Pick<ObjRecord, 'name' | 'namespace'>): string {
@@ -86,6 +87,44 @@ function Owned({ rec }: { rec: ObjRecord }) {
         })}
         {kids.length > 12 ? <li className="muted">and {kids.length - 12} more</li> : null}
       </ul>
+    </div>
+  );
+}
+
+/** Rows of the inspector's "Recent in the timeline". */
+const RECENT_ROWS = 5;
+
+/**
+ * What the timeline last said about the object (newest first, repeats folded): a CrashLoopBackOff
+ * pod shows its kubelet's `exited with 1 (Error): CrashLoopBackOff, next start in 40s` here, without
+ * a search through the whole timeline; the button filters the timeline to the object's name.
+ */
+function Recent({ rec }: { rec: ObjRecord }) {
+  const trace = useSim((s) => s.trace);
+  const epochMs = useSim((s) => s.time.epochMs);
+  const rows = useMemo(() => entriesAbout(trace, rec, RECENT_ROWS), [trace, rec]);
+  if (rows.length === 0) return null;
+  return (
+    <div className="insp-section">
+      <h3 className="insp-h">Recent in the timeline</h3>
+      <ol className="insp-recent" aria-label={`Timeline entries about ${rec.kind} ${rec.name}, newest first`}>
+        {rows.map((r) => (
+          <li key={r.id} className={r.kind === 'Warning' ? 'is-warning' : undefined}>
+            <span className="tl-time">{formatClock({ now: r.time, epochMs }, r.time)}</span>
+            <span className="tl-comp">
+              {r.component}
+              {(r.count ?? 1) > 1 ? <span className="tl-count">×{r.count}</span> : null}
+            </span>
+            <span className="insp-recent-msg">
+              {r.kind === 'Warning' ? <ToneIcon tone="error" size={13} /> : null}
+              {r.message}
+            </span>
+          </li>
+        ))}
+      </ol>
+      <button type="button" className="btn btn-small" onClick={() => simStore.getState().setTraceFilter({ text: rec.name, component: '' })}>
+        Show all in the timeline
+      </button>
     </div>
   );
 }
@@ -328,6 +367,7 @@ export function Inspector() {
               <ActionMenu target={`pod ${rec.namespace}/${rec.name}`} label="More actions" actions={podActions({ namespace: rec.namespace, name: rec.name, mirror: !!rec.mirror }).filter((a) => a.id !== 'delete')} />
             </div>
           ) : null}
+          <Recent rec={rec} />
           <Owned rec={rec} />
           {rec.kind !== 'Node' ? <Labels labels={rec.labels} /> : null}
         </div>
