@@ -46,6 +46,35 @@ describe('timeline folding', () => {
     expect(isRepeat(pulled, { ...pulled, id: 2, time: 2, object: hpa })).toBe(false);
   });
 
+  it('folds a cycle of repeats (two HPAs warning at the same moments) into one row each; a broken cycle stays', () => {
+    const catalog = { ...hpa, name: 'catalog', uid: 'h2' };
+    const msgOf = (name: string) => HPA_MSG.replace('bookshop/web', `bookshop/${name}`);
+    const items: TraceItem[] = [];
+    for (let i = 0; i < 20; i++) items.push(warn(51_751 + i * 15_000), warn(51_751 + i * 15_000, catalog, msgOf('catalog')));
+    const out = appendFolded([], items, 2000);
+    expect(out.map((t) => [t.object?.name, t.count, t.firstTime, t.time])).toEqual([
+      ['web', 20, 51_751, 336_751],
+      ['catalog', 20, 51_751, 336_751],
+    ]);
+    // Three of them, and across batches.
+    const third = { ...hpa, name: 'orders', uid: 'h3' };
+    let trace: TimelineEntry[] = [];
+    for (let i = 0; i < 5; i++) trace = appendFolded(trace, [warn(i, hpa), warn(i, catalog, msgOf('catalog')), warn(i, third, msgOf('orders'))], 2000);
+    expect(trace.map((t) => [t.object?.name, t.count])).toEqual([
+      ['web', 5],
+      ['catalog', 5],
+      ['orders', 5],
+    ]);
+    // A B A C: no cycle; A B A: not yet one.
+    const a = other(1, 'update Endpoints (2 ready)');
+    const b = other(2, 'update Endpoints (1 ready)');
+    const c = other(4, 'update Endpoints (0 ready)');
+    expect(appendFolded([], [a, b, { ...a, id: ++id, time: 3 }, c], 2000)).toHaveLength(4);
+    expect(appendFolded([], [a, b, { ...a, id: ++id, time: 3 }], 2000)).toHaveLength(3);
+    // A person's command in the block: never folded.
+    expect(appendFolded([], [warn(1), ran(2, 'kubectl get hpa'), warn(3), ran(4, 'kubectl get hpa')], 2000)).toHaveLength(4);
+  });
+
   it('keeps at most `kept` entries (folded ones count once) and does not modify its input', () => {
     const first = appendFolded([], [other(1, 'a'), other(2, 'b')], 2);
     const frozen = Object.freeze(first.slice());

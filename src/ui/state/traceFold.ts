@@ -7,6 +7,12 @@
  * `eventObserve` increments `count` and moves `lastTimestamp`). Only CONSECUTIVE repeats fold:
  * anything in between (a pod deleted, then the same Endpoints update again) keeps both rows, so
  * no distinct happening is hidden. A person's own commands (kind `action`) never fold.
+ *
+ * A CYCLE of repeats folds too: two HPAs warning every 15 s at the same moments make the trace
+ * web, catalog, web, catalog, ...; when the newest entries are a block of up to MAX_CYCLE
+ * entries just repeated (each the same as its counterpart in the block before), the second
+ * block folds into the first (web ×2, catalog ×2). Only the interleaving of the repeats is lost,
+ * as kubectl get events also keeps one Event per object and reason, whatever came between.
  */
 import type { TraceItem } from '../../protocol/messages';
 
@@ -55,10 +61,33 @@ export function appendFolded(trace: readonly TimelineEntry[], items: readonly Tr
   const out = trace.slice();
   for (const item of items) {
     const last = out[out.length - 1];
-    if (last && isRepeat(last, item)) out[out.length - 1] = join(last, item);
-    else out.push(item);
+    if (last && isRepeat(last, item)) {
+      out[out.length - 1] = join(last, item);
+      continue;
+    }
+    out.push(item);
+    foldCycle(out);
   }
   return out.length > kept ? out.slice(out.length - kept) : out;
+}
+
+/** The longest block of entries that folds as a cycle (two HPAs, three, four warning together). */
+export const MAX_CYCLE = 4;
+
+/**
+ * When the last `2L` entries of `out` (2 <= L <= MAX_CYCLE, the shortest first) are a block of L
+ * repeated (entry by entry), fold the newer block into the older one. Modifies `out`.
+ */
+function foldCycle(out: TimelineEntry[]): void {
+  const n = out.length;
+  for (let len = 2; len <= MAX_CYCLE && 2 * len <= n; len++) {
+    let cycle = true;
+    for (let i = 0; i < len && cycle; i++) cycle = isRepeat(out[n - 2 * len + i], out[n - len + i]);
+    if (!cycle) continue;
+    for (let i = 0; i < len; i++) out[n - 2 * len + i] = join(out[n - 2 * len + i], out[n - len + i]);
+    out.length = n - len;
+    return;
+  }
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The timeline: who did what and why, newest first, in cluster time. Filter by text or by
  * component; click an entry to select the object it names. Consecutive repeats (the same
- * component saying the same about the same object, e.g. an HPA's warning every 15 s) are one row
- * with a count and the latest time (src/ui/state/traceFold.ts), as `kubectl get events` counts them.
+ * component saying the same about the same object, e.g. an HPA's warning every 15 s), and cycles
+ * of them (two HPAs warning together), are one row each with a count and the latest time
+ * (src/ui/state/traceFold.ts), as `kubectl get events` counts them.
  */
 import { memo, useEffect, useMemo, useState } from 'react';
 import { formatClock } from '../../protocol/messages';
