@@ -140,6 +140,29 @@ describe('SimHost', () => {
     expect(h.pods().filter((p) => p.name.startsWith('catalog-')).map((p) => p.status)).toEqual(['Running', 'Running']);
   });
 
+  it('links a line typed in a node (docker exec -it NODE bash) to that Node in the timeline; laptop lines stay unlinked', async () => {
+    const h = harness();
+    h.host.handle({ type: 'reset', seed: 1, paused: true });
+    await loadShellModule();
+    await new Promise((r) => setTimeout(r, 0));
+    h.apply();
+    for (let i = 0; i < 400 && h.host.state.booting; i++) h.advanceWall(50);
+    h.host.handle({ type: 'shell', line: 'docker exec -it k8s-lab-control-plane bash', id: 1 });
+    h.host.handle({ type: 'shell', line: 'mv /etc/kubernetes/manifests/kube-scheduler.yaml /tmp/', id: 2 });
+    h.host.handle({ type: 'shell', line: 'exit', id: 3 });
+    h.host.handle({ type: 'shell', line: 'kubectl get pods -A', id: 4 });
+    h.advanceWall(16);
+    const cluster = h.host.current!;
+    const shellLines = cluster.trace.list().filter((e) => e.component === 'shell');
+    const node = cluster.api.get('nodes', undefined, 'k8s-lab-control-plane');
+    expect(shellLines.map((e) => [e.message, e.object])).toEqual([
+      ['docker exec -it k8s-lab-control-plane bash', undefined],
+      ['mv /etc/kubernetes/manifests/kube-scheduler.yaml /tmp/', { kind: 'Node', name: 'k8s-lab-control-plane', uid: node.metadata.uid }],
+      ['exit', { kind: 'Node', name: 'k8s-lab-control-plane', uid: node.metadata.uid }],
+      ['kubectl get pods -A', undefined],
+    ]);
+  });
+
   it('sends at most one diff per frame, in sequence', () => {
     const h = harness();
     h.host.handle({ type: 'reset', seed: 1, paused: true, cluster: 'test' });

@@ -67,6 +67,8 @@ const SHELL_AFTER_BOOT_MS = 1000;
 /** Mirror types: the `group/resource` keys of the API store. */
 const MIRRORED_TYPES = ['/nodes', '/pods', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets', 'apps/daemonsets', 'batch/jobs', 'batch/cronjobs'];
 
+/** A root bash prompt inside a kind node (src/shell/shell.ts, nodePrompt): `root@NODE:/DIR# `. */
+const NODE_PROMPT = /^root@([^:\s]+):[^#]*# $/;
 const SHELL_OBJECT = /^kubectl\s+(delete|scale)\s+(pods?|po|deployments?|deploy)(?:\.apps)?\s+(\S+)(?:.*?(?:-n|--namespace)[= ](\S+))?/;
 
 export class SimHost {
@@ -379,7 +381,7 @@ export class SimHost {
       const { line, id } = this.lineQueue.shift()!;
       this.journalInput({ type: 'shell', line, ...(id !== undefined ? { id } : {}) });
       const m = SHELL_OBJECT.exec(line.trim());
-      const object = m ? { kind: m[2].startsWith('d') ? 'Deployment' : 'Pod', namespace: m[4] ?? 'default', name: m[3].includes('/') ? m[3].split('/')[1] : m[3] } : undefined;
+      const object = m ? { kind: m[2].startsWith('d') ? 'Deployment' : 'Pod', namespace: m[4] ?? 'default', name: m[3].includes('/') ? m[3].split('/')[1] : m[3] } : this.promptNode(runner.prompt);
       cluster.trace.add('shell', line.trim(), object, 'action');
       this.opts.post({ type: 'shellOutput', text: '', id, line, done: false });
       runner.run(
@@ -390,6 +392,19 @@ export class SimHost {
         (target) => this.opts.post({ type: 'openEditor', target, ...(id !== undefined ? { id } : {}) }),
       );
     }
+  }
+
+  /**
+   * The Node a line runs in, from the prompt it is typed at (`root@k8s-lab-control-plane:/# `
+   * after `docker exec -it k8s-lab-control-plane bash`), when that names a Node of the cluster:
+   * the timeline then says where `mv /etc/kubernetes/manifests/kube-scheduler.yaml /tmp/` ran,
+   * and links the line to the Node. Undefined on the laptop (`$ `) and in a container's shell.
+   */
+  private promptNode(prompt: string): { kind: string; name: string; uid?: string } | undefined {
+    const name = NODE_PROMPT.exec(prompt)?.[1];
+    const node = name ? this.cluster?.api.tryGet('nodes', undefined, name) : undefined;
+    if (!name || !node) return undefined;
+    return { kind: 'Node', name, ...(node.metadata.uid ? { uid: node.metadata.uid } : {}) };
   }
 
   /** Tell the UI an input takes effect here (it keeps the journal to restore a crashed worker). */

@@ -26,12 +26,14 @@ const Row = memo(function Row({ item, epochMs, related }: { item: TimelineEntry;
   const action = item.kind === 'action';
   /** A line the person ran (the host traces those as component `shell`). */
   const mine = action && item.component === 'shell';
+  /** The node it ran in (`docker exec -it NODE bash`; the host links such a line to the Node), else the laptop. */
+  const inNode = mine && obj?.kind === 'Node' ? obj.name : undefined;
   const warning = item.kind === 'Warning';
   const content = (
     <>
       <span className="tl-time">{formatClock({ now: item.time, epochMs }, item.time)}</span>
       <span className={`tl-comp${action ? ' is-action' : ''}`}>
-        {mine ? 'you ran' : item.component}
+        {inNode ? `you ran in ${inNode}` : mine ? 'you ran' : item.component}
         {count > 1 ? (
           <span className="tl-count" title={`${count} times, the first at ${formatClock({ now: item.time, epochMs }, item.firstTime ?? item.time)}, the latest at ${formatClock({ now: item.time, epochMs }, item.time)}`}>
             ×{count}
@@ -40,7 +42,7 @@ const Row = memo(function Row({ item, epochMs, related }: { item: TimelineEntry;
       </span>
       <span className="tl-msg">
         {warning ? <ToneIcon tone="error" size={13} /> : null}
-        {mine ? <code>$ {item.message}</code> : item.message}
+        {mine ? <code>{inNode ? '#' : '$'} {item.message}</code> : item.message}
       </span>
     </>
   );
