@@ -46,4 +46,14 @@ test('narrow window: one-line tabs, arrow keys between them; the owner graph ope
     })
     .toBe(true);
   await page.screenshot({ path: testInfo.outputPath('narrow-owner-graph.png') });
+
+  // The same browser on a 1080p projector: the terminal takes the projector's default height (a
+  // fifth of the window), not the laptop's, which was never chosen, only shown.
+  const panel = page.getByRole('region', { name: 'Terminal' }).first();
+  await expect(page.locator('.term-panel')).toHaveCSS('height', '128px');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.reload();
+  await expect(page.getByTestId('cluster-state')).toHaveText('paused', { timeout: 60_000 });
+  await expect(panel).toBeVisible();
+  await expect(page.locator('.term-panel')).toHaveCSS('height', '216px');
 });

@@ -4,8 +4,9 @@
  * (or if it fails to load) the one-line command bar stands in, running the same lines.
  *
  * The panel's height follows a drag on its top edge (a separator: pointer, or arrow keys when
- * focused), kept in localStorage; by default about a quarter of the window, so the map stays usable
- * at 1280x720.
+ * focused), kept in localStorage once the person has chosen one (a double-click forgets it); until
+ * then it is the default, a fifth of the window, so the map stays usable at 1280x720 and the page
+ * opened on a laptop and then on a 1080p projector gets the projector's default, not the laptop's.
  */
 import { Component, lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { CommandBar } from './CommandBar';
@@ -119,23 +120,30 @@ function LiveTerminalPanel() {
       return !c;
     });
   const clamp = (h: number) => Math.round(Math.min(maxHeight(), Math.max(MIN_HEIGHT, h)));
-  useEffect(() => {
+  /** Keep a height the person chose (`undefined`: forget it, back to the window's default). */
+  const keep = (h: number | undefined) => {
     try {
-      localStorage.setItem(HEIGHT_KEY, String(height));
+      if (h === undefined) localStorage.removeItem(HEIGHT_KEY);
+      else localStorage.setItem(HEIGHT_KEY, String(h));
     } catch {
       // not kept
     }
-  }, [height]);
+  };
   const onPointerDown = (e: React.PointerEvent<HTMLDivElement>) => {
     e.preventDefault();
     const startY = e.clientY;
     const startH = height;
     const target = e.currentTarget;
     target.setPointerCapture(e.pointerId);
-    const move = (ev: PointerEvent) => setHeight(clamp(startH + (startY - ev.clientY)));
+    let last = startH;
+    const move = (ev: PointerEvent) => {
+      last = clamp(startH + (startY - ev.clientY));
+      setHeight(last);
+    };
     const up = () => {
       target.removeEventListener('pointermove', move);
       target.removeEventListener('pointerup', up);
+      if (last !== startH) keep(last);
     };
     target.addEventListener('pointermove', move);
     target.addEventListener('pointerup', up);
@@ -153,12 +161,16 @@ function LiveTerminalPanel() {
         tabIndex={0}
         onPointerDown={onPointerDown}
         onKeyDown={(e) => {
-          if (e.key === 'ArrowUp') setHeight((h) => clamp(h + STEP));
-          else if (e.key === 'ArrowDown') setHeight((h) => clamp(h - STEP));
-          else return;
+          if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+          const h = clamp(height + (e.key === 'ArrowUp' ? STEP : -STEP));
+          setHeight(h);
+          keep(h);
           e.preventDefault();
         }}
-        onDoubleClick={() => setHeight(defaultHeight())}
+        onDoubleClick={() => {
+          setHeight(defaultHeight());
+          keep(undefined);
+        }}
         title="Drag to resize the terminal (double-click: default height)"
       />
       {load ? (
