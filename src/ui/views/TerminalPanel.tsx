@@ -62,8 +62,9 @@ function maxHeight(): number {
 }
 
 /**
- * The first height: a fifth of the window (144 px, seven lines, at 1280x720, so the map and the
- * editor keep most of a laptop screen; 216 px on a 1080p projector), at most 360.
+ * The first height: a fifth of the window (144 px at 1280x720: the title bar and five lines of
+ * 15 px text, so the map and the editor keep most of a laptop screen; 216 px on a 1080p
+ * projector), at most 360.
  */
 function defaultHeight(): number {
   return Math.round(Math.min(360, Math.max(MIN_HEIGHT, window.innerHeight * 0.2)));
