@@ -190,4 +190,16 @@ test('an HPA without metrics warns every 15 s: the timeline shows one row with t
   // The person's command stays its own row, under the warnings.
   await expect(page.locator('.tl-action').first()).toContainText('kubectl autoscale deploy web -n bookshop --cpu=50% --max=4');
   await page.screenshot({ path: testInfo.outputPath('timeline-hpa-folded.png') });
+
+  // The row selects the HPA: the page keeps no record of HPAs, which is no reason to call it deleted.
+  await hpaRows.getByRole('button').click();
+  const inspector = page.getByTestId('inspector');
+  await expect(inspector).toContainText('HorizontalPodAutoscaler in bookshop');
+  await expect(page.locator('.inspector')).not.toContainText('no longer exists');
+  await expect(inspector).toContainText('kubectl describe horizontalpodautoscaler web -n bookshop');
+  await expect(inspector.getByRole('list', { name: 'Timeline entries about HorizontalPodAutoscaler web, newest first' })).toContainText('×20');
+  await inspector.getByRole('button', { name: 'Edit YAML' }).click();
+  await expect(page.getByTestId('yaml-editor')).toContainText('Editing HorizontalPodAutoscaler bookshop/web', { timeout: 30_000 });
+  await expect(page.getByTestId('monaco-host').locator('.view-lines')).toContainText('kind: HorizontalPodAutoscaler');
+  await page.screenshot({ path: testInfo.outputPath('timeline-hpa-inspector.png') });
 });

@@ -29,6 +29,13 @@ export const MAX_SPEED = 100;
 /** Least wall time (ms) between two `supervision` messages (the tree is rebuilt at most this often). */
 export const SUPERVISION_MIN_INTERVAL_MS = 100;
 
+/**
+ * The kinds the worker mirrors to the UI as records (src/worker/records.ts). Everything else
+ * (Endpoints, EndpointSlices, HPAs, PVCs, Leases, Events, ConfigMaps ...) stays in the worker: the
+ * UI has no record of such an object whether it exists or not.
+ */
+export const MIRRORED_KINDS: ReadonlySet<string> = new Set(['Node', 'Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
+
 // ---------------------------------------------------------------------------------------------
 // UI -> worker
 

@@ -8,10 +8,10 @@
  */
 import type { KubeObject } from '../engine/api/types';
 import { podRow, type PrintContext } from '../shell/printers/podrow';
-import type { ConditionRec, ObjRecord, OwnerRef, ReplicasRec, TaintRec } from '../protocol/messages';
+import { MIRRORED_KINDS, type ConditionRec, type ObjRecord, type OwnerRef, type ReplicasRec, type TaintRec } from '../protocol/messages';
 
-/** The kinds the UI mirrors. Everything else (Leases, Events, ConfigMaps ...) stays in the worker. */
-export const MIRRORED_KINDS: ReadonlySet<string> = new Set(['Node', 'Pod', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob']);
+/** The kinds the UI mirrors (defined with the protocol, which the UI reads too). Everything else (Leases, Events, ConfigMaps ...) stays in the worker. */
+export { MIRRORED_KINDS };
 
 /** Annotation the kubelet puts on a static pod's mirror pod. Source: pkg/kubelet/types/pod_update.go (ConfigMirrorAnnotationKey). */
 const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';

@@ -109,16 +109,19 @@ export function addOlder(rows: TimelineEntry[], older: TimelineEntry): boolean {
 /**
  * The newest entries of `trace` (oldest first, as the store keeps it) about one object, newest
  * first, consecutive repeats folded (addOlder), at most `max` rows: those naming its `uid`, and
- * those naming it by kind, namespace and name without a uid (the YAML editor's actions). For the
+ * those naming it by kind, namespace and name without a uid (the YAML editor's actions); all
+ * those naming it by kind, namespace and name when `obj` has no uid (an object the UI has no
+ * record of, selected from the timeline). For the
  * inspector: what the components said about the selected pod (its kubelet's `CrashLoopBackOff,
  * next start in 40s`) without a filter on the whole timeline.
  */
-export function entriesAbout(trace: readonly TimelineEntry[], obj: { uid: string; kind: string; namespace?: string; name: string }, max: number): TimelineEntry[] {
+export function entriesAbout(trace: readonly TimelineEntry[], obj: { uid?: string; kind: string; namespace?: string; name: string }, max: number): TimelineEntry[] {
   const rows: TimelineEntry[] = [];
   for (let i = trace.length - 1; i >= 0 && rows.length <= max; i--) {
     const o = trace[i].object;
     if (!o) continue;
-    const about = o.uid ? o.uid === obj.uid : o.kind === obj.kind && (o.namespace ?? '') === (obj.namespace ?? '') && o.name === obj.name;
+    // By uid when both have one (a new pod of the same name is another object), else by name.
+    const about = o.uid && obj.uid ? o.uid === obj.uid : o.kind === obj.kind && (o.namespace ?? '') === (obj.namespace ?? '') && o.name === obj.name;
     if (about) addOlder(rows, trace[i]);
   }
   if (rows.length > max) rows.length = max;

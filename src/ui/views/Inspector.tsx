@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { formatClock, type ObjRecord } from '../../protocol/messages';
+import { formatClock, MIRRORED_KINDS, type ObjRecord } from '../../protocol/messages';
 import { simStore, useSim, type Selection } from '../state/store';
 import { childrenOf, ownerChain, resolveSelection, useSelectedRecord } from '../state/selectors';
 import { nodeTone, podTone, ToneIcon } from './status';
@@ -99,7 +99,7 @@ const RECENT_ROWS = 5;
  * pod shows its kubelet's `exited with 1 (Error): CrashLoopBackOff, next start in 40s` here, without
  * a search through the whole timeline; the button filters the timeline to the object's name.
  */
-function Recent({ rec }: { rec: ObjRecord }) {
+function Recent({ rec }: { rec: Pick<ObjRecord, 'kind' | 'name' | 'namespace'> & { uid?: string } }) {
   const trace = useSim((s) => s.trace);
   const epochMs = useSim((s) => s.time.epochMs);
   const rows = useMemo(() => entriesAbout(trace, rec, RECENT_ROWS), [trace, rec]);
@@ -315,6 +315,38 @@ function ScaleAction({ rec }: { rec: ObjRecord }) {
   );
 }
 
+/**
+ * An object the page keeps no record of (an Endpoints, EndpointSlice, HPA or PVC named by a
+ * timeline entry): whether it exists is the worker's to say, so no "deleted" claim; its live YAML
+ * is one click away (the YAML editor reads it from the API server, as `kubectl edit` does), with
+ * the kubectl line that describes it and what the timeline said about it.
+ */
+function UnmirroredObject({ sel }: { sel: Selection }) {
+  const line = `kubectl describe ${sel.kind.toLowerCase()} ${sel.name}${sel.namespace ? ` -n ${sel.namespace}` : ''}`;
+  return (
+    <div className="insp-body" data-testid="inspector">
+      <p className="insp-kind">
+        {sel.kind}
+        {sel.namespace ? <span className="muted"> in {sel.namespace}</span> : null}
+      </p>
+      <p className="insp-name">{sel.name}</p>
+      <button
+        type="button"
+        className="btn btn-small insp-edit-yaml"
+        onClick={() => openInEditor({ kind: sel.kind, namespace: sel.namespace, name: sel.name })}
+        title={`Open ${sel.kind} ${sel.name} in the YAML editor (as kubectl edit does)`}
+      >
+        Edit YAML
+      </button>
+      <p className="muted">
+        The map and the owner graph draw nodes, pods and their controllers; a {sel.kind} is not drawn. Its YAML is read from the API server when you open it; the terminal describes it with:
+      </p>
+      <code className="action-line">{line}</code>
+      <Recent rec={sel} />
+    </div>
+  );
+}
+
 function GoneNotice({ sel }: { sel: Selection }) {
   return (
     <div className="insp-gone" role="status">
@@ -336,6 +368,8 @@ export function Inspector() {
       </h2>
       {!sel ? (
         <p className="muted">Select a pod, a node or a timeline entry to see it here.</p>
+      ) : !rec && !MIRRORED_KINDS.has(sel.kind) ? (
+        <UnmirroredObject sel={sel} />
       ) : !rec ? (
         <GoneNotice sel={sel} />
       ) : (
