@@ -12,6 +12,18 @@ const other = (time: number, message: string): TraceItem => ({ id: ++id, time, c
 const ran = (time: number, line: string): TraceItem => ({ id: ++id, time, component: 'shell', message: line, kind: 'action' });
 
 describe('timeline folding', () => {
+  it("a node action typed as a line is one row: the engine's docker echo at the same moment joins it, with its Node", () => {
+    const node = { kind: 'Node', name: 'k8s-lab-worker' };
+    const echo = (time: number, message: string): TraceItem => ({ id: ++id, time, component: 'docker', message, object: node, kind: 'action' });
+    const out = appendFolded([], [ran(5000, 'docker exec k8s-lab-worker pkill -9 -x kubelet'), echo(5000, 'docker exec k8s-lab-worker pkill -KILL -x kubelet'), warn(6000)], 2000);
+    expect(out.map((t) => [t.component, t.message, t.object?.name])).toEqual([
+      ['shell', 'docker exec k8s-lab-worker pkill -9 -x kubelet', 'k8s-lab-worker'],
+      ['horizontal-pod-autoscaler', HPA_MSG, 'web'],
+    ]);
+    // An echo at another moment (not the line's own) stays a row.
+    expect(appendFolded([], [ran(5000, 'sleep 1'), echo(6000, 'docker stop k8s-lab-worker')], 2000)).toHaveLength(2);
+  });
+
   it('an HPA warning every 15 s for two minutes is one entry: x8, the latest time, the first kept', () => {
     const items = Array.from({ length: 8 }, (_, i) => warn(51_751 + i * 15_000));
     const out = appendFolded([], items, 2000);

@@ -6,7 +6,8 @@
  * EventCorrelator aggregates them: staging/src/k8s.io/client-go/tools/record/events_cache.go,
  * `eventObserve` increments `count` and moves `lastTimestamp`). Only CONSECUTIVE repeats fold:
  * anything in between (a pod deleted, then the same Endpoints update again) keeps both rows, so
- * no distinct happening is hidden. A person's own commands (kind `action`) never fold.
+ * no distinct happening is hidden. A person's own commands (kind `action`) never fold; the
+ * engine's echo of a node action a line made (`isEchoOfLine`) is shown once, as the line.
  *
  * A CYCLE of repeats folds too: two HPAs warning every 15 s at the same moments make the trace
  * web, catalog, web, catalog, ...; when the newest entries are a block of up to MAX_CYCLE
@@ -42,6 +43,17 @@ export function isRepeat(a: TraceItem, b: TraceItem): boolean {
   return oa.kind === ob.kind && oa.namespace === ob.namespace && oa.name === ob.name && oa.uid === ob.uid;
 }
 
+/**
+ * Whether `item` is the engine's trace of a node action (component `docker`: `docker stop`,
+ * `docker exec NODE systemctl|kill|pkill|mv ...`) made by the shell line `line` traced just
+ * before it at the same virtual time: the same happening, which the timeline shows once (as
+ * the person's line; the echo spelt it in the engine's words, e.g. `pkill -KILL` for `-9`, and
+ * as `docker exec NODE mv` for a `mv` typed inside the node).
+ */
+export function isEchoOfLine(line: TraceItem, item: TraceItem): boolean {
+  return item.kind === 'action' && item.component === 'docker' && line.kind === 'action' && line.component === 'shell' && line.time === item.time;
+}
+
 /** `later` joined to `earlier` (a repeat of it): the count summed, the first and latest times kept. */
 function join(earlier: TimelineEntry, later: TimelineEntry): TimelineEntry {
   return {
@@ -61,6 +73,12 @@ export function appendFolded(trace: readonly TimelineEntry[], items: readonly Tr
   const out = trace.slice();
   for (const item of items) {
     const last = out[out.length - 1];
+    if (last && isEchoOfLine(last, item)) {
+      // The engine's own record of what the line just typed did (`docker exec NODE pkill ...`):
+      // the line's row says it; it takes the row's object (the Node) when it has none.
+      if (!last.object && item.object) out[out.length - 1] = { ...last, object: item.object };
+      continue;
+    }
     if (last && isRepeat(last, item)) {
       out[out.length - 1] = join(last, item);
       continue;
