@@ -25,8 +25,6 @@ import {
   cellText,
   decorateTable,
   findResults,
-  GO_TEMPLATE_FORMATS,
-  parseGoTemplateOutput,
   noResourcesFound,
   parseJsonPath,
   printObjects,
@@ -41,6 +39,7 @@ import { CmdError, discover, fail, printError, type Env } from './env';
 import { goQuote } from '../printers/gofmt';
 import { apiserverHealthAnswer } from '../../engine/cluster/apiserver-health';
 import { objectNamespace, parseResourceArgs, readManifestFlags, type Ref } from './builder';
+import { checkGoTemplate } from './output';
 
 /** The message `kubectl get` with no resource prints (get.go `Run`). */
 const NO_RESOURCE_MESSAGE =
@@ -197,16 +196,7 @@ function checkOutput(env: Env, output: string): void {
   const eq = output.indexOf('=');
   const format = eq < 0 ? output : output.slice(0, eq);
   if (!GET_OUTPUT_FORMATS.includes(format)) throw fail(unknownFormatMessage(output));
-  if (GO_TEMPLATE_FORMATS.includes(format)) {
-    // The shell inlined `--template` and template files (`go-template=TEXT`); a bad template
-    // fails before any request, as kubectl builds its printer first.
-    try {
-      parseGoTemplateOutput(eq < 0 ? '' : output.slice(eq + 1));
-    } catch (e) {
-      if (e instanceof PrintError) throw fail(e.message);
-      throw e;
-    }
-  }
+  checkGoTemplate(output);
   void env;
 }
 

@@ -17,13 +17,24 @@ export function checkOutputFormat(output: string): void {
   const eq = output.indexOf('=');
   const format = eq < 0 ? output : output.slice(0, eq);
   if (!MUTATION_OUTPUT_FORMATS.includes(format)) throw fail(unknownFormatMessage(output, MUTATION_OUTPUT_FORMATS));
-  if (GO_TEMPLATE_FORMATS.includes(format)) {
-    try {
-      parseGoTemplateOutput(eq < 0 ? '' : output.slice(eq + 1));
-    } catch (e) {
-      if (e instanceof PrintError) throw fail(e.message);
-      throw e;
-    }
+  checkGoTemplate(output);
+}
+
+/**
+ * For `-o go-template=TEXT` (and `template`, `go-template-file`, `templatefile`: the shell has
+ * inlined `--template` and template files): parse the template before any request, as kubectl
+ * builds its printer first. Throws the CmdError kubectl prints for a bad template; any other
+ * `-o` value passes.
+ */
+export function checkGoTemplate(output: string): void {
+  const eq = output.indexOf('=');
+  const format = eq < 0 ? output : output.slice(0, eq);
+  if (!GO_TEMPLATE_FORMATS.includes(format)) return;
+  try {
+    parseGoTemplateOutput(eq < 0 ? '' : output.slice(eq + 1));
+  } catch (e) {
+    if (e instanceof PrintError) throw fail(e.message);
+    throw e;
   }
 }
 

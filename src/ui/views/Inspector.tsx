@@ -325,25 +325,34 @@ function UnmirroredObject({ sel }: { sel: Selection }) {
   const line = `kubectl describe ${sel.kind.toLowerCase()} ${sel.name}${sel.namespace ? ` -n ${sel.namespace}` : ''}`;
   return (
     <div className="insp-body" data-testid="inspector">
-      <p className="insp-kind">
-        {sel.kind}
-        {sel.namespace ? <span className="muted"> in {sel.namespace}</span> : null}
-      </p>
-      <p className="insp-name">{sel.name}</p>
-      <button
-        type="button"
-        className="btn btn-small insp-edit-yaml"
-        onClick={() => openInEditor({ kind: sel.kind, namespace: sel.namespace, name: sel.name })}
-        title={`Open ${sel.kind} ${sel.name} in the YAML editor (as kubectl edit does)`}
-      >
-        Edit YAML
-      </button>
+      <ObjectHeader obj={sel} />
       <p className="muted">
         The map and the owner graph draw nodes, pods and their controllers; a {sel.kind} is not drawn. Its YAML is read from the API server when you open it; the terminal describes it with:
       </p>
       <code className="action-line">{line}</code>
       <Recent rec={sel} />
     </div>
+  );
+}
+
+/** The selected object's kind, namespace and name, and its Edit YAML button (the YAML editor reads it live, as `kubectl edit` does). */
+function ObjectHeader({ obj }: { obj: { kind: string; namespace?: string; name: string } }) {
+  return (
+    <>
+      <p className="insp-kind">
+        {obj.kind}
+        {obj.namespace ? <span className="muted"> in {obj.namespace}</span> : null}
+      </p>
+      <p className="insp-name">{obj.name}</p>
+      <button
+        type="button"
+        className="btn btn-small insp-edit-yaml"
+        onClick={() => openInEditor({ kind: obj.kind, namespace: obj.namespace, name: obj.name })}
+        title={`Open ${obj.kind} ${obj.name} in the YAML editor (as kubectl edit does)`}
+      >
+        Edit YAML
+      </button>
+    </>
   );
 }
 
@@ -374,19 +383,7 @@ export function Inspector() {
         <GoneNotice sel={sel} />
       ) : (
         <div className="insp-body" data-testid="inspector">
-          <p className="insp-kind">
-            {rec.kind}
-            {rec.namespace ? <span className="muted"> in {rec.namespace}</span> : null}
-          </p>
-          <p className="insp-name">{rec.name}</p>
-          <button
-            type="button"
-            className="btn btn-small insp-edit-yaml"
-            onClick={() => openInEditor({ kind: rec.kind, namespace: rec.namespace, name: rec.name })}
-            title={`Open ${rec.kind} ${rec.name} in the YAML editor (as kubectl edit does)`}
-          >
-            Edit YAML
-          </button>
+          <ObjectHeader obj={rec} />
           {rec.kind === 'Pod' ? <PodDetails rec={rec} /> : rec.kind === 'Node' ? <NodeDetails rec={rec} /> : <WorkloadDetails rec={rec} />}
           {rec.kind !== 'Node' ? <Breadcrumbs rec={rec} /> : null}
           {rec.kind === 'Pod' ? <DeleteAction rec={rec} /> : null}
