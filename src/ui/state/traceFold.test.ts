@@ -12,12 +12,12 @@ const other = (time: number, message: string): TraceItem => ({ id: ++id, time, c
 const ran = (time: number, line: string): TraceItem => ({ id: ++id, time, component: 'shell', message: line, kind: 'action' });
 
 describe('timeline folding', () => {
-  it("a node action typed as a line is one row: the engine's docker echo at the same moment joins it, with its Node", () => {
+  it("a node action typed as a line is one row: the engine's docker echo at the same moment joins it", () => {
     const node = { kind: 'Node', name: 'k8s-lab-worker' };
     const echo = (time: number, message: string): TraceItem => ({ id: ++id, time, component: 'docker', message, object: node, kind: 'action' });
     const out = appendFolded([], [ran(5000, 'docker exec k8s-lab-worker pkill -9 -x kubelet'), echo(5000, 'docker exec k8s-lab-worker pkill -KILL -x kubelet'), warn(6000)], 2000);
     expect(out.map((t) => [t.component, t.message, t.object?.name])).toEqual([
-      ['shell', 'docker exec k8s-lab-worker pkill -9 -x kubelet', 'k8s-lab-worker'],
+      ['shell', 'docker exec k8s-lab-worker pkill -9 -x kubelet', undefined],
       ['horizontal-pod-autoscaler', HPA_MSG, 'web'],
     ]);
     // An echo at another moment (not the line's own) stays a row.

@@ -73,12 +73,10 @@ export function appendFolded(trace: readonly TimelineEntry[], items: readonly Tr
   const out = trace.slice();
   for (const item of items) {
     const last = out[out.length - 1];
-    if (last && isEchoOfLine(last, item)) {
-      // The engine's own record of what the line just typed did (`docker exec NODE pkill ...`):
-      // the line's row says it; it takes the row's object (the Node) when it has none.
-      if (!last.object && item.object) out[out.length - 1] = { ...last, object: item.object };
-      continue;
-    }
+    // The engine's own record of what the line just typed did (`docker exec NODE pkill ...`):
+    // the line's row says it. (Its Node is not moved to the line's row: a line's Node means the
+    // line was typed inside that node, Timeline.tsx.)
+    if (last && isEchoOfLine(last, item)) continue;
     if (last && isRepeat(last, item)) {
       out[out.length - 1] = join(last, item);
       continue;
