@@ -6,13 +6,15 @@
  * `normalizeMultipleResourcesArgs`, `hasCombinedTypeArgs`, `splitResourceTypeName`,
  * `ReplaceAliases`, `SplitResourceArgument`, the `Do()` checks) and visitor.go / mapper.go
  * (`FileVisitorForSTDIN`, `ExpandPathsToFileVisitors` with the `.json`, `.yaml`, `.yml`
- * extensions, namespace defaulting and enforcement).
+ * extensions, `URLVisitor` (src/shell/kubectl/web-examples.ts), namespace defaulting and
+ * enforcement).
  */
 import type { KubeObject } from '../../engine/api/types';
 import type { ResourceType } from '../../engine/api/registry';
 import { parseManifests } from '../../engine/api/yaml';
 import { KustomizeError, kustomizeBuild, type KustomizeFs } from '../kustomize';
 import { CmdError, fail, type Env } from './env';
+import { isManifestUrl, readManifestUrl } from './web-examples';
 
 /** One named object to act on. */
 export interface Ref {
@@ -173,29 +175,44 @@ function filesOf(env: Env, dir: string, recursive: boolean): string[] {
 }
 
 /**
- * Read `-f` arguments (files, directories, `-` for stdin) into objects, as kubectl's builder
- * does. A path that does not exist is `error: the path "x" does not exist` (thrown: kubectl
- * stops before doing anything); a parse error in one file is recorded and the objects before it
- * are still returned.
+ * Read `-f` arguments (files, directories, `-` for stdin, `http(s)://` URLs) into objects, as
+ * kubectl's builder does. A path that does not exist is `error: the path "x" does not exist`
+ * (thrown: kubectl stops before doing anything); a parse error in one file, or a URL that cannot
+ * be read, is recorded and the other files are still read.
  */
 export function readFilenames(env: Env, filenames: string[], recursive: boolean): ManifestResult {
   const res: ManifestResult = { objects: [], errors: [] };
-  const paths: string[] = [];
+  const paths: { path: string; url?: boolean }[] = [];
   for (const f of filenames) {
     if (f === '-') {
-      paths.push('-');
+      paths.push({ path: '-' });
       continue;
     }
-    if (/^https?:\/\//.test(f)) throw fail(`reading manifests from URLs is not supported in this playground: ${f}`);
+    // builder.go FilenameParam: `http://` / `https://` is a URLVisitor, read when visited
+    // (src/shell/kubectl/web-examples.ts); its failure is an error of the visit, after the
+    // paths were expanded, and the other files are still read (EagerVisitorList).
+    if (isManifestUrl(f)) {
+      paths.push({ path: f, url: true });
+      continue;
+    }
     if (env.ctx.files.isDir(f)) {
-      paths.push(...filesOf(env, f, recursive));
+      paths.push(...filesOf(env, f, recursive).map((path) => ({ path })));
       continue;
     }
     if (env.ctx.files.read(f) === undefined) throw fail(`the path "${f}" does not exist`);
-    paths.push(f);
+    paths.push({ path: f });
   }
-  for (const p of paths) {
-    const text = p === '-' ? env.io.stdin : (env.ctx.files.read(p) ?? '');
+  for (const { path: p, url } of paths) {
+    let text: string;
+    if (url) {
+      const r = readManifestUrl(p);
+      if (!r.ok) {
+        res.errors.push(r.error);
+        continue;
+      }
+      text = r.text;
+    } else text = p === '-' ? env.io.stdin : (env.ctx.files.read(p) ?? '');
+    // The StreamVisitor's source: the path, `STDIN`, or the URL as given (url.URL.String()).
     const source = p === '-' ? 'STDIN' : p;
     for (const d of parseManifests(text, source)) {
       if (d.error) {

@@ -40,6 +40,7 @@ import { goQuote } from '../printers/gofmt';
 import { apiserverHealthAnswer } from '../../engine/cluster/apiserver-health';
 import { objectNamespace, parseResourceArgs, readManifestFlags, type Ref } from './builder';
 import { checkGoTemplate } from './output';
+import { isManifestUrl } from './web-examples';
 
 /** The message `kubectl get` with no resource prints (get.go `Run`). */
 const NO_RESOURCE_MESSAGE =
@@ -250,7 +251,9 @@ function collect(env: Env, allNs: boolean, ignoreNotFound: boolean): Found {
         if (!(ignoreNotFound && e instanceof ApiError && e.code === 404)) found.errors.push(e);
       }
     }
-    found.single = manifests.objects.length === 1 && env.flags.list('filename').length === 1;
+    // builder.go FilenameParam: one path implies a single item; a URL does not (a List is printed).
+    const files = env.flags.list('filename');
+    found.single = manifests.objects.length === 1 && files.length === 1 && !isManifestUrl(files[0]);
     return found;
   }
   const hasSelector = env.flags.str('selector') !== '' || env.flags.str('field-selector') !== '';
