@@ -2684,6 +2684,8 @@ class ModelContainerProgram implements ContainerProgram {
       fs: this.fs,
       userland: image.userland,
       ...(image.family === 'busybox' ? { busyboxVersion: image.version } : {}),
+      // agnhost's Dockerfile: `apk --update add bind-tools ...` over its Alpine base.
+      ...(image.family === 'agnhost' ? { nslookup: 'bind' as const } : {}),
       flavor,
       hostname: this.spec.pod.hostname,
       uid: this.uid,

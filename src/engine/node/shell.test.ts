@@ -279,6 +279,15 @@ describe('nslookup of busybox before 1.29 (the classic applet, networking/nslook
     expect(r.err).toBe("nslookup: can't resolve 'myservice.default.svc.cluster.local'\n");
     expect(r.code).toBe(1);
   });
+  it("BIND's nslookup (agnhost's bind-tools): Address <ip>#53, the FQDN the search list found, NXDOMAIN on stdout", () => {
+    const bindLookup = (name: string) => (name === 'kubernetes.default' ? { name: 'kubernetes.default', address: '10.96.0.1', server: '10.96.0.10' } : undefined);
+    const r = sh('nslookup kubernetes.default', { nslookup: 'bind', lookup: bindLookup });
+    expect(r.out).toBe('Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\nName:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n');
+    expect(r.code).toBe(0);
+    const miss = sh('nslookup nope', { nslookup: 'bind', lookup: bindLookup });
+    expect(miss.out).toBe("Server:\t\t10.96.0.10\nAddress:\t10.96.0.10#53\n\n** server can't find nope: NXDOMAIN\n\n");
+    expect(miss.code).toBe(1);
+  });
   it('busybox 1.36 keeps the newer applet', () => {
     expect(sh('nslookup kubernetes', { busyboxVersion: '1.36.1', lookup }).out).toBe('Server:\t\t10.96.0.10\nAddress:\t10.96.0.10:53\n\nName:\tkubernetes.default.svc.cluster.local\nAddress: 10.96.0.1\n\n');
   });

@@ -323,6 +323,11 @@ export interface ShellHost {
    * undefined: busybox before 1.29 has the classic `nslookup` (its own output format).
    */
   readonly busyboxVersion?: string;
+  /**
+   * `bind` when the image's `nslookup` is BIND's (an image that installs bind-tools or dnsutils
+   * over its userland, as agnhost does); undefined: the userland's own.
+   */
+  readonly nslookup?: 'bind';
   readonly flavor: ShellFlavor;
   readonly hostname: string;
   readonly uid: number;
@@ -2680,6 +2685,7 @@ const UTILITIES: Record<string, Utility> = {
       if (!name) return 1;
       const r = this.h.lookup(name);
       const server = r?.server ?? '10.96.0.10';
+      if (this.h.nslookup === 'bind') return bindNslookup(name, r, server, io);
       if (isClassicBusybox(this.h.busyboxVersion)) return classicNslookup(name, r, server, io);
       io.out(`Server:\t\t${server}\nAddress:\t${server}:53\n\n`);
       if (!r) {
@@ -2748,6 +2754,25 @@ function classicNslookup(name: string, r: { name: string; address: string } | un
   }
   const ptr = reverseName(r.address, clusterFqdn(name, r.name), server);
   io.out(`Name:      ${name}\nAddress 1: ${r.address}${ptr ? ` ${ptr}` : ''}\n`);
+  return 0;
+}
+
+/**
+ * BIND 9's nslookup (bin/dig/nslookup.c): `Server:\t\t<ip>` and `Address:\t<ip>#53`, a blank
+ * line, then `Name:\t<fqdn>` / `Address: <ip>` of the answer the search list found (the FQDN, not
+ * the name as typed) and a blank line; an answer from outside cluster DNS's own zone is preceded
+ * by `Non-authoritative answer:` (CoreDNS is authoritative for cluster.local only). A name that
+ * does not resolve: `** server can't find <name>: NXDOMAIN` on stdout, exit 1.
+ */
+function bindNslookup(name: string, r: { name: string; address: string } | undefined, server: string, io: ShellIo): number {
+  io.out(`Server:\t\t${server}\nAddress:\t${server}#53\n\n`);
+  if (!r) {
+    io.out(`** server can't find ${name}: NXDOMAIN\n\n`);
+    return 1;
+  }
+  const fqdn = clusterFqdn(name, r.name);
+  if (!fqdn.endsWith('.cluster.local')) io.out('Non-authoritative answer:\n');
+  io.out(`Name:\t${fqdn}\nAddress: ${r.address}\n\n`);
   return 0;
 }
 
