@@ -207,6 +207,8 @@ interface Found {
   errors: unknown[];
   /** Exactly one object was named (kubectl prints it as itself, not as a List). */
   single: boolean;
+  /** The errors of reading `-f`/`-k` (a parse error, a URL that could not be read). */
+  manifestErrors?: Set<unknown>;
 }
 
 function listOpts(env: Env, type: ResourceType, allNs: boolean) {
@@ -242,7 +244,9 @@ function collect(env: Env, allNs: boolean, ignoreNotFound: boolean): Found {
   const found: Found = { groups: [], errors: [], single: false };
   const manifests = readManifestFlags(env);
   if (manifests) {
-    found.errors.push(...manifests.errors.map((t) => new CmdError(t)));
+    const manifestErrors = manifests.errors.map((t) => new CmdError(t));
+    found.errors.push(...manifestErrors);
+    found.manifestErrors = new Set(manifestErrors);
     for (const { object } of manifests.objects) {
       const type = env.api.typeOfObject(object);
       try {
@@ -335,7 +339,10 @@ export function get(env: Env): number | Pending {
     }
   }
   for (const e of found.errors) {
-    printError(env, e);
+    // helpers.go CheckErr prints an aggregate of several errors with MultipleErrors: each
+    // message bare, without the `error: ` a lone error gets (the builder's errors are one).
+    if (found.errors.length > 1 && found.manifestErrors?.has(e) && e instanceof CmdError) printError(env, new CmdError(e.text.replace(/^error: /, '')));
+    else printError(env, e);
     status = 1;
   }
   return status;

@@ -98,9 +98,9 @@ describe('kubectl -f URL', () => {
       code: 1,
     });
     // Two failures: each on its line, as CheckErr prints an aggregate.
-    expect(b.run('kubectl apply -f https://example.org/a.yaml -f https://k8s.io/examples/b.yaml').stderr).toBe(
-      'Unable to connect to the server: dial tcp: lookup example.org on 127.0.0.53:53: no such host\nunable to read URL "https://k8s.io/examples/b.yaml", server reported 404 Not Found, status code=404\n',
-    );
+    const two = 'Unable to connect to the server: dial tcp: lookup example.org on 127.0.0.53:53: no such host\nunable to read URL "https://k8s.io/examples/b.yaml", server reported 404 Not Found, status code=404\n';
+    expect(b.run('kubectl apply -f https://example.org/a.yaml -f https://k8s.io/examples/b.yaml').stderr).toBe(two);
+    expect(b.run('kubectl get -f https://example.org/a.yaml -f https://k8s.io/examples/b.yaml').stderr).toBe(two);
   });
 
   it('a missing local path still stops kubectl before any URL is read', () => {
