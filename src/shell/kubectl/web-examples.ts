@@ -41,7 +41,8 @@ const EXAMPLE_TREES: readonly { host: string; prefix: string }[] = [
 
 /**
  * The laptop's DNS server as Go's resolver names it in a lookup error: systemd-resolved's stub
- * listener, the nameserver in /etc/resolv.conf of a stock Ubuntu or Fedora laptop.
+ * listener, the nameserver in /etc/resolv.conf of a stock Ubuntu laptop (the playground's laptop
+ * runs Ubuntu 24.04: src/shell/node-system.ts HOST_KERNEL_VERSION).
  */
 export const LAPTOP_DNS_SERVER = '127.0.0.53:53';
 
