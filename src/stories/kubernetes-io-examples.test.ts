@@ -2,8 +2,8 @@
  * The kubernetes.io tutorials' `kubectl apply -f https://k8s.io/examples/...` lines, typed on the
  * product's default cluster: "Run a Stateless Application Using a Deployment" (apply, update by
  * a second file, scale by a third), "Debugging DNS Resolution" (dnsutils and nslookup), the
- * "HorizontalPodAutoscaler Walkthrough" (php-apache and its HPA), the Jobs page's pi, and the
- * liveness-probe task's exec probe. The manifests are the bundled copies of kubernetes/website's
+ * "HorizontalPodAutoscaler Walkthrough" (php-apache and its HPA), the Jobs page's pi, the
+ * liveness-probe task's exec probe, and the LimitRange and ResourceQuota task pages. The manifests are the bundled copies of kubernetes/website's
  * content/en/examples (src/shell/kubectl/web-examples.ts); a URL the site does not have is its
  * 404, and a host other than the examples' needs the internet the laptop does not have.
  */
@@ -65,6 +65,18 @@ describe('kubernetes.io tutorials applied from their URLs', { timeout: 180_000 }
     s.run('sleep 90\n');
     expect(rows(s.out('kubectl get pod liveness-exec'))[1]).toMatch(/^liveness-exec \| 1\/1 \| Running \| 1 \(\d+s ago\) \| 90s$/);
     expect(s.out('kubectl describe pod liveness-exec')).toContain('Container liveness failed liveness probe, will be restarted\n');
+  });
+
+  it('Configure Default Memory Requests and Limits / Memory and CPU Quotas: the LimitRange fills the pod in, the quota forbids the second pod', () => {
+    s.run('kubectl create namespace default-mem-example\nkubectl create namespace quota-mem-cpu-example\n');
+    expect(s.out('kubectl apply -f https://k8s.io/examples/admin/resource/memory-defaults.yaml --namespace=default-mem-example')).toBe('limitrange/mem-limit-range created\n');
+    expect(s.out('kubectl apply -f https://k8s.io/examples/admin/resource/memory-defaults-pod.yaml --namespace=default-mem-example')).toBe('pod/default-mem-demo created\n');
+    expect(s.out("kubectl get pod default-mem-demo -n default-mem-example -o jsonpath='{.spec.containers[0].resources}'").trim()).toBe('{"limits":{"memory":"512Mi"},"requests":{"memory":"256Mi"}}');
+    expect(s.out('kubectl apply -f https://k8s.io/examples/admin/resource/quota-mem-cpu.yaml --namespace=quota-mem-cpu-example')).toBe('resourcequota/mem-cpu-demo created\n');
+    expect(s.out('kubectl apply -f https://k8s.io/examples/admin/resource/quota-mem-cpu-pod.yaml --namespace=quota-mem-cpu-example')).toBe('pod/quota-mem-cpu-demo created\n');
+    expect(s.out('kubectl apply -f https://k8s.io/examples/admin/resource/quota-mem-cpu-pod-2.yaml --namespace=quota-mem-cpu-example')).toBe(
+      'Error from server (Forbidden): error when creating "https://k8s.io/examples/admin/resource/quota-mem-cpu-pod-2.yaml": pods "quota-mem-cpu-demo-2" is forbidden: exceeded quota: mem-cpu-demo, requested: requests.memory=700Mi, used: requests.memory=600Mi, limited: requests.memory=1Gi\n',
+    );
   });
 
   it('a URL the site does not have is a 404; another host needs the internet the laptop lacks', () => {
