@@ -22,7 +22,7 @@ import { Clock, Rng, type DelayLine } from '../clock';
 import { ApiError, errors, field, type FieldError } from './errors';
 import { ObjectStore, type ChangeType, DEFAULT_HISTORY_WINDOW } from './store';
 import { ResourceRegistry, apiVersionOf, type ResourceType } from './registry';
-import { deepCopy, deepEqual, objectsEqualMetadataLast, splitApiVersion, type KubeList, type KubeObject, type ObjectMeta, type PropagationPolicy, type WatchEvent } from './types';
+import { compactCondition, deepCopy, deepEqual, objectsEqualMetadataLast, splitApiVersion, type KubeList, type KubeObject, type ObjectMeta, type PropagationPolicy, type WatchEvent } from './types';
 import { parseFieldSelector, parseLabelSelector, selectorFromLabelSelector, selectorFromSet, type Selector } from './labels';
 import { applyDefaults } from './defaults';
 import { BOOTSTRAP_POLICY_RNG_SALT, bootstrapPolicyObjects } from './bootstrappolicy';
@@ -1596,7 +1596,7 @@ function copyWithinBound(v: unknown, depth: number): unknown {
     if (c === CANNOT_BOUND || copyBudget < 0) return CANNOT_BOUND;
     if (x !== undefined) out[k] = c;
   }
-  return out;
+  return compactCondition(out);
 }
 
 /**
@@ -1644,17 +1644,17 @@ function copyStatusSharing(v: unknown, old: unknown, depth: number): unknown {
     defined++;
     if (same && c !== ox) same = false;
   }
-  if (!same) return out;
+  if (!same) return compactCondition(out);
   // Every field is the stored one: share it when the stored value has exactly these fields, in
   // this order (JSON and key order unchanged), and is a plain object.
   const op = Object.getPrototypeOf(o);
-  if (op !== Object.prototype && op !== null) return out;
+  if (op !== Object.prototype && op !== null) return compactCondition(out);
   const keys = Object.keys(o!);
-  if (keys.length !== defined) return out;
+  if (keys.length !== defined) return compactCondition(out);
   let i = 0;
   for (const k in src) {
     if (src[k] === undefined) continue;
-    if (keys[i++] !== k) return out;
+    if (keys[i++] !== k) return compactCondition(out);
   }
   return o;
 }
