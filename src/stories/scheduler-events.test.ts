@@ -32,6 +32,8 @@ describe('kube-scheduler Events through events.k8s.io/v1', { timeout: 120_000 },
     expect(v).toContain('  apiVersion: events.k8s.io/v1\n  deprecatedFirstTimestamp: null\n  deprecatedLastTimestamp: null\n  deprecatedSource: {}\n');
     expect(v).toContain('  note: Successfully assigned default/one to k8s-lab-worker');
     expect(v).toContain('  regarding:\n    apiVersion: v1\n    kind: Pod\n    name: one\n');
+    // Its table is the core/v1 one (the server prints the internal Event).
+    expect(s.out('kubectl get events.events.k8s.io --field-selector involvedObject.name=one -o wide')).toBe(s.out('kubectl get events --field-selector involvedObject.name=one -o wide'));
   });
 
   it('--sort-by=.lastTimestamp puts the scheduler\'s Events (lastTimestamp null) first, as real kubectl does', () => {

@@ -17,6 +17,7 @@ import { splitApiVersion } from '../../engine/api/types';
 import { labelSelectorToString } from '../../engine/api/labels';
 import { canonicalQuantity } from '../../engine/api/quantity';
 import { printerColumns } from '../../engine/api/crd';
+import { EVENTS_V1 } from '../../engine/api/conversion';
 import { formatRfc3339 } from '../../engine/clock';
 import { humanDuration, timestampMs } from './duration';
 import { age, conditionTrue, int, podRow, since, type PrintContext } from './podrow';
@@ -260,8 +261,13 @@ function eventSource(ev: Any): string {
   return instance ? `${component}, ${instance}` : component;
 }
 
-/** printers.go `printEvent` (wide cells). */
-function eventRow(ev: Any, ctx: PrintContext): Cell[] {
+/**
+ * printers.go `printEvent` (wide cells). The server prints the internal Event, so an
+ * events.k8s.io/v1 Event is read in its core/v1 form (pkg/apis/events/v1/conversion.go), with the
+ * same columns as `kubectl get events`.
+ */
+function eventRow(e: Any, ctx: PrintContext): Cell[] {
+  const ev: Any = e?.apiVersion === 'events.k8s.io/v1' ? EVENTS_V1.toStorage(e) : e;
   let first = since(ev.firstTimestamp, ctx);
   if (timestampMs(ev.firstTimestamp) === undefined) first = since(ev.eventTime, ctx);
   let last = since(ev.lastTimestamp, ctx);
