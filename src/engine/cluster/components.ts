@@ -347,6 +347,50 @@ function apiserverProgram(env: ComponentEnv, cp: ControlPlaneState, spec: Contai
 // ------------------------------------------------------------------------------ controller processes
 
 /** A container running a controller process (kube-controller-manager, kube-scheduler, a provisioner). */
+/** How long a control-plane binary whose options fail takes to exit (virtual ms). */
+const COMMAND_FAILED_MS = 60;
+
+/** The value of `--name=value` / `--name value` in `argv` (the last one wins, as pflag does). */
+function flagValue(argv: readonly string[], name: string): string | undefined {
+  let v: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith(`--${name}=`)) v = a.slice(name.length + 3);
+    else if (a === `--${name}` && i + 1 < argv.length) v = argv[++i];
+  }
+  return v;
+}
+
+/** Whether `path` is a file in the container: under one of its mounts (the image's own files hold no kubeconfig). */
+function containerHasFile(spec: ContainerRunSpec, path: string): boolean {
+  for (const m of spec.mounts) {
+    // A hostPath file is mounted as its directory's source, read by the file's name.
+    if (path === m.path) return (m.source.read('') ?? m.source.read(path.slice(path.lastIndexOf('/') + 1))) !== undefined;
+    if (path.startsWith(`${m.path}/`)) return m.source.read(path.slice(m.path.length + 1)) !== undefined;
+  }
+  return false;
+}
+
+/**
+ * The error a kubeadm control-plane binary exits with when one of its kubeconfig flags names a
+ * file the container does not have (the classic typo in /etc/kubernetes/manifests), checked in
+ * the order the binary loads them, or undefined. Texts: client-go clientcmd's loading rules stat
+ * an explicit path (`stat PATH: no such file or directory`); the delegated authentication
+ * options wrap it twice (apiserver/pkg/server/options/authentication.go getClient and ApplyTo),
+ * the delegated authorization options once (authorization.go getClient).
+ */
+function kubeconfigError(spec: ContainerRunSpec, order: readonly ('authentication-kubeconfig' | 'authorization-kubeconfig' | 'kubeconfig')[]): string | undefined {
+  for (const flag of order) {
+    const path = flagValue(spec.argv, flag);
+    if (path === undefined || path === '' || containerHasFile(spec, path)) continue;
+    const stat = `stat ${path}: no such file or directory`;
+    if (flag === 'authentication-kubeconfig') return `failed to get delegated authentication kubeconfig: failed to get delegated authentication kubeconfig: ${stat}`;
+    if (flag === 'authorization-kubeconfig') return `failed to get delegated authorization kubeconfig: ${stat}`;
+    return stat;
+  }
+  return undefined;
+}
+
 function controllerContainer(
   env: ComponentEnv,
   spec: ContainerRunSpec,
@@ -358,6 +402,11 @@ function controllerContainer(
     memoryMiB: number;
     make: (onExit: (reason: string) => void) => { start(): void; stop(): void };
     inner?: Program & Partial<Omit<ContainerProgram, 'model'>>;
+    /**
+     * Checked at start: the error that makes the binary exit 1 before it runs (`cli.Run`:
+     * `"command failed" err=...`, e.g. a kubeconfig flag naming a file the container lacks).
+     */
+    fatal?: () => string | undefined;
   },
 ): Program & Partial<Omit<ContainerProgram, 'model'>> {
   const timers = new Timers(env.clock, `${o.name}[${spec.pod.nodeName}]`);
@@ -368,6 +417,16 @@ function controllerContainer(
     start(ctx) {
       if (o.inner) o.inner.start(ctx);
       else ctx.setMemory(o.memoryMiB * MiB);
+      const fatal = o.fatal?.();
+      if (fatal !== undefined) {
+        // component-base cli.Run: the options fail before anything serves; klog.ErrorS, exit 1.
+        timers.after(COMMAND_FAILED_MS, () => {
+          klog(env, services, 'E', 'run.go:72', 'command failed', { err: fatal });
+          env.trace(o.name, `${o.name} on ${spec.pod.nodeName} exits: ${fatal}`, { kind: 'Pod', namespace: spec.pod.namespace, name: spec.pod.name }, 'Warning');
+          ctx.exit(1);
+        });
+        return;
+      }
       timers.after(o.startupMs, () => {
         serving = true;
         proc = o.make((reason) => {
@@ -577,6 +636,8 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
   reg('kube-controller-manager', 'kube-controller-manager', 'kube-controller-manager', (spec, services) =>
     controllerContainer(env, spec, services, {
       name: 'kube-controller-manager',
+      // options.go Config: the --kubeconfig client is built before ApplyTo (authn, authz).
+      fatal: () => kubeconfigError(spec, ['kubeconfig', 'authentication-kubeconfig', 'authorization-kubeconfig']),
       startupMs: env.settings.controllerManagerStartupMs ?? CONTROLLER_MANAGER_STARTUP_MS,
       ports: [10257],
       memoryMiB: 60,
@@ -598,6 +659,8 @@ export function registerComponentPrograms(registry: ProgramRegistry, env: Compon
   reg('kube-scheduler', 'kube-scheduler', 'kube-scheduler', (spec, services) =>
     controllerContainer(env, spec, services, {
       name: 'kube-scheduler',
+      // cmd/kube-scheduler/app/options Config: ApplyTo (authn, authz) before createKubeConfig.
+      fatal: () => kubeconfigError(spec, ['authentication-kubeconfig', 'authorization-kubeconfig', 'kubeconfig']),
       startupMs: env.settings.schedulerStartupMs ?? SCHEDULER_STARTUP_MS,
       ports: [10259],
       memoryMiB: 25,
