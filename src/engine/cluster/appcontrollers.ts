@@ -63,7 +63,7 @@ import { EventRecorder } from '../client/events';
 import { SharedInformerFactory, type Informer } from '../client/informer';
 import { LeaderElector } from '../client/leaderelection';
 import type { Program } from '../node/process';
-import type { ContainerProgram, ContainerRunSpec, ContainerServices, ProgramFactory } from '../node/programs';
+import { flagValue, type ContainerProgram, type ContainerRunSpec, type ContainerServices, type ProgramFactory } from '../node/programs';
 import { ProgramRegistry } from '../node/programs';
 import { klogLine } from '../node/kubelet/util';
 import { base64 } from '../node/fs';
@@ -150,12 +150,6 @@ function hasMount(spec: ContainerRunSpec, path: string): boolean {
   return spec.mounts.some((m) => m.path.replace(/\/+$/, '') === path);
 }
 
-/** `--name=value` of argv (the last one wins, as with pflag), with `$(VAR)` from the container env expanded. */
-function flagValue(spec: ContainerRunSpec, name: string): string | undefined {
-  let v: string | undefined;
-  for (const a of spec.argv) if (a.startsWith(`--${name}=`)) v = a.slice(name.length + 3);
-  return v?.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, k: string) => spec.env[k] ?? m);
-}
 
 /**
  * A pod's client of kube-apiserver: through its node's network, as its ServiceAccount (the

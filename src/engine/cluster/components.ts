@@ -49,7 +49,7 @@ import type { FileSystem } from '../node/fs';
 import type { Machine } from '../node/machine';
 import type { ProcessContext, Program, Signal } from '../node/process';
 import type { ContainerProgram, ContainerRunSpec, ContainerServices, ProgramFactory } from '../node/programs';
-import { ProgramRegistry } from '../node/programs';
+import { flagValue, ProgramRegistry } from '../node/programs';
 import type { HttpOutcome, HttpRequest } from '../node/shell';
 import { klogLine } from '../node/kubelet/util';
 import type { TraceFn } from '../trace';
@@ -346,20 +346,8 @@ function apiserverProgram(env: ComponentEnv, cp: ControlPlaneState, spec: Contai
 
 // ------------------------------------------------------------------------------ controller processes
 
-/** A container running a controller process (kube-controller-manager, kube-scheduler, a provisioner). */
 /** How long a control-plane binary whose options fail takes to exit (virtual ms). */
 const COMMAND_FAILED_MS = 60;
-
-/** The value of `--name=value` / `--name value` in `argv` (the last one wins, as pflag does). */
-function flagValue(argv: readonly string[], name: string): string | undefined {
-  let v: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a.startsWith(`--${name}=`)) v = a.slice(name.length + 3);
-    else if (a === `--${name}` && i + 1 < argv.length) v = argv[++i];
-  }
-  return v;
-}
 
 /** Whether `path` is a file in the container: under one of its mounts (the image's own files hold no kubeconfig). */
 function containerHasFile(spec: ContainerRunSpec, path: string): boolean {
@@ -381,7 +369,7 @@ function containerHasFile(spec: ContainerRunSpec, path: string): boolean {
  */
 function kubeconfigError(spec: ContainerRunSpec, order: readonly ('authentication-kubeconfig' | 'authorization-kubeconfig' | 'kubeconfig')[]): string | undefined {
   for (const flag of order) {
-    const path = flagValue(spec.argv, flag);
+    const path = flagValue(spec, flag);
     if (path === undefined || path === '' || containerHasFile(spec, path)) continue;
     const stat = `stat ${path}: no such file or directory`;
     if (flag === 'authentication-kubeconfig') return `failed to get delegated authentication kubeconfig: failed to get delegated authentication kubeconfig: ${stat}`;
@@ -391,6 +379,7 @@ function kubeconfigError(spec: ContainerRunSpec, order: readonly ('authenticatio
   return undefined;
 }
 
+/** A container running a controller process (kube-controller-manager, kube-scheduler, a provisioner). */
 function controllerContainer(
   env: ComponentEnv,
   spec: ContainerRunSpec,

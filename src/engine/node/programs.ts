@@ -114,6 +114,22 @@ export interface ContainerRunSpec {
 }
 
 /**
+ * The value of a container's `--name=value` or `--name value` flag (the last one wins, as with
+ * pflag), with `$(VAR)` references to the container's env expanded; undefined when absent.
+ * For program models that read their command line (control-plane components, app controllers).
+ */
+export function flagValue(spec: Pick<ContainerRunSpec, 'argv' | 'env'>, name: string): string | undefined {
+  let v: string | undefined;
+  const argv = spec.argv;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith(`--${name}=`)) v = a.slice(name.length + 3);
+    else if (a === `--${name}` && i + 1 < argv.length) v = argv[++i];
+  }
+  return v?.replace(/\$\(([A-Za-z_][A-Za-z0-9_]*)\)/g, (m, k: string) => spec.env[k] ?? m);
+}
+
+/**
  * Kubernetes' rule for what a container runs (pkg/kubelet/kuberuntime, `ContainerConfig`):
  * `command` replaces the image ENTRYPOINT and drops its CMD; `args` replaces CMD.
  */
